@@ -1,8 +1,9 @@
 """The game record on disk: SQLite in WAL mode, one transaction per event.
 
 A game is its set-up plus the log of what happened to it, in order: each
-entry is an action the engine accepted (with the events it produced) or an
-undo. Nothing is ever rewritten or deleted, so the history of every game is
+entry is an action the engine accepted (with the events it produced), an
+undo, or a placement the engine refused (kept for the history only).
+Nothing is ever rewritten or deleted, so the history of every game is
 kept, and replaying the log rebuilds the game exactly where it was::
 
     store = Store("/var/lib/tilewatch/tilewatch.db")
@@ -31,13 +32,15 @@ from typing import Any, Literal
 
 SCHEMA_VERSION = 1
 
-Kind = Literal["action", "undo"]
+Kind = Literal["action", "undo", "refused"]
 
-_SCHEMA = """
+_SCHEMA = (
+    """
 CREATE TABLE IF NOT EXISTS meta (
     key   TEXT PRIMARY KEY,
     value TEXT NOT NULL
-);
+)""",
+    """
 CREATE TABLE IF NOT EXISTS games (
     id      INTEGER PRIMARY KEY,
     game    TEXT NOT NULL,            -- 'bits' or 'lits'
@@ -45,18 +48,22 @@ CREATE TABLE IF NOT EXISTS games (
     started REAL NOT NULL,            -- unix seconds
     ended   REAL,                     -- NULL while the game is in progress
     outcome TEXT                      -- 'replaced' or 'closed' once ended
-);
+)""",
+    """
 CREATE TABLE IF NOT EXISTS log (
     game_id INTEGER NOT NULL REFERENCES games(id),
     seq     INTEGER NOT NULL,         -- 1, 2, 3 ... per game
-    kind    TEXT NOT NULL CHECK (kind IN ('action', 'undo')),
-    action  TEXT,                     -- JSON for kind 'action', NULL for 'undo'
+    -- 'action': accepted by the engine, 'undo': takes back the latest action,
+    -- 'refused': a placement the engine judged illegal (kept for the history,
+    -- skipped by replay)
+    kind    TEXT NOT NULL CHECK (kind IN ('action', 'undo', 'refused')),
+    action  TEXT,                     -- JSON, NULL for 'undo'
     events  TEXT NOT NULL,            -- JSON list the engine returned
     source  TEXT NOT NULL,            -- who asked: 'camera', 'phone', 'cli', ...
     t       REAL NOT NULL,            -- unix seconds
     PRIMARY KEY (game_id, seq)
-);
-"""
+)""",
+)
 
 
 class StoreError(RuntimeError):
@@ -99,12 +106,13 @@ class StoredGame:
 
     @property
     def actions(self) -> list[dict[str, Any]]:
-        """The actions still in effect: each undo cancels the latest one left.
+        """The actions still in effect: each undo cancels the latest one left;
+        refused placements never count.
 
         >>> e = lambda s, k, a=None: Entry(s, k, a, [], "phone", 0.0)
         >>> g = StoredGame(1, "bits", {}, 0.0, entries=[
         ...     e(1, "action", {"n": 1}), e(2, "action", {"n": 2}), e(3, "undo"),
-        ...     e(4, "action", {"n": 3})])
+        ...     e(4, "refused", {"n": 9}), e(5, "action", {"n": 3})])
         >>> g.actions
         [{'n': 1}, {'n': 3}]
         """
@@ -164,10 +172,9 @@ class Store:
                     f"this one knows {SCHEMA_VERSION}); upgrade tilewatch"
                 )
             with self._transaction():
-                # executescript() would commit on its own; run the statements one by one
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        self._db.execute(statement)
+                # executescript() would commit on its own: one statement at a time
+                for statement in _SCHEMA:
+                    self._db.execute(statement)
                 self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.DatabaseError as err:
             self._db.close()
@@ -245,7 +252,7 @@ class Store:
         t: float,
     ) -> int:
         """Add one entry to a game's log, durably; returns its ``seq``."""
-        if kind not in ("action", "undo"):
+        if kind not in ("action", "undo", "refused"):
             raise ValueError(f"unknown log entry kind {kind!r}")
         with self._writing("the event") as db:
             row = db.execute(

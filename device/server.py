@@ -1,0 +1,90 @@
+"""The phone page under waitress: a production WSGI server in this process
+(the one that owns the camera), with a pool of threads for the phones.
+
+Each phone following the live page holds one thread (server-sent events),
+so ``threads`` should exceed the phones expected at the table plus a few
+for page loads: 40 by default, cheap on a Raspberry Pi (idle threads sleep).
+
+    server = WebServer(create_app(table), table, host="0.0.0.0", port=8080)
+    server.start()           # in a thread; or server.serve_forever()
+    print(server.url)
+    server.stop()            # ends the streams, closes connections
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import threading
+from typing import Any
+
+import waitress
+
+from device.table import Table
+
+log = logging.getLogger(__name__)
+
+DEFAULT_THREADS = 40
+
+
+class WebServer:
+    def __init__(
+        self,
+        app: Any,
+        table: Table,
+        host: str = "0.0.0.0",
+        port: int = 8080,
+        threads: int = DEFAULT_THREADS,
+    ) -> None:
+        self.table = table
+        self._map: dict[Any, Any] = {}
+        self._server = waitress.create_server(
+            app,
+            map=self._map,
+            host=host,
+            port=port,
+            threads=threads,
+            ident="tilewatch",
+            # a request body beyond this is refused before Flask reads it
+            max_request_body_size=1024 * 1024,
+            # idle keep-alive connections go after a minute; SSE streams send a
+            # comment every 15 s, so they stay
+            channel_timeout=60,
+            clear_untrusted_proxy_headers=True,
+        )
+        self._thread: threading.Thread | None = None
+
+    @property
+    def host(self) -> str:
+        return str(self._server.effective_host)
+
+    @property
+    def port(self) -> int:
+        return int(self._server.effective_port)
+
+    @property
+    def url(self) -> str:
+        host = self.host
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}/"
+
+    def serve_forever(self) -> None:
+        log.info("serving the page at %s", self.url)
+        self._server.run()
+
+    def start(self) -> threading.Thread:
+        self._thread = threading.Thread(target=self.serve_forever, name="web", daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """End every stream, close every connection, stop the threads."""
+        self.table.close()
+        self._server.task_dispatcher.shutdown(timeout=timeout)
+        self._server.close()
+        for channel in list(self._map.values()):
+            with contextlib.suppress(OSError):  # already gone
+                channel.close()
+        if self._thread is not None:
+            self._thread.join(timeout=timeout)
