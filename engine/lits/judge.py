@@ -31,6 +31,8 @@ sentence for the players and the cells to highlight:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import reduce
+from operator import or_
 
 from engine.lits.bitboard import SIZE, Cell, cells_of, full_squares, in_board, mask_of, where
 from engine.lits.pieces import COLOURS, LETTERS, SUPPLY, Placement, named, placement_at, shape_of
@@ -103,21 +105,21 @@ def check_placement(position: Position, piece: Placement, supply: int = SUPPLY) 
         )
     same = piece.border & position.shape_mask(s)
     if same:
-        others = [p.mask for p in position.pieces if p.mask & same]
+        others = [p.mask for p in position.pieces if p.mask & same]  # pieces never overlap
         return Verdict.illegal(
             "same_shape_touching",
             f"{this} shares an edge with another {s} at {where(cells_of(same)[0])}; pieces "
             "of the same shape may not touch.",
             cells_of(piece.mask | sum(others)),
         )
-    for square in full_squares(position.covered | piece.mask):
-        if square & piece.mask:
-            return Verdict.illegal(
-                "square_covered",
-                f"{this} fills the 2x2 square from {where(cells_of(square)[0])}; no 2x2 square "
-                "may be fully covered.",
-                cells_of(square),
-            )
+    filled = [sq for sq in full_squares(position.covered | piece.mask) if sq & piece.mask]
+    if filled:
+        return Verdict.illegal(
+            "square_covered",
+            f"{this} fills the 2x2 square from {where(cells_of(filled[0])[0])}; no 2x2 square "
+            "may be fully covered.",
+            cells_of(reduce(or_, filled)),
+        )
     return Verdict.ok(piece.cells, f"{this} at {where(piece.cells[0])}: legal.")
 
 
