@@ -132,10 +132,10 @@ def _moved(before: Position, removed: list[Cell], grid: Sequence[str]) -> Verdic
     names = ", ".join(f"the {p.shape} at {where(p.cells[0])}" for p in pieces)
     first = removed[0]
     now = grid[first[0]][first[1]]
-    shows = f"shows {now!r}" if now in LETTERS else "is uncovered"
+    shows = f"now shows {now!r}" if now in LETTERS else "is now uncovered"
     return Verdict.illegal(
         "pieces_moved",
-        f"A piece on the board was moved or removed ({names}: {where(first)} now {shows}); "
+        f"A piece on the board was moved or removed ({names}: {where(first)} {shows}); "
         "put it back as it was.",
         tuple(cell for p in pieces for cell in p.cells),
     )
