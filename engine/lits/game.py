@@ -32,10 +32,12 @@ An action that is malformed or not allowed now raises
 ['placed', 'turn']
 >>> game.view()["turn"]
 {'player': 'Bob', 'symbol': 'O'}
->>> [e["type"] for e in game.apply({"type": "swap"})]
-['swapped', 'turn']
+>>> game.apply({"type": "swap"})[1]
+{'type': 'turn', 'player': 'Ann', 'symbol': 'O', 'legal_moves': 150, 'can_swap': False}
 >>> game.view()["players"]
 {'X': 'Bob', 'O': 'Ann'}
+>>> Game.replay(game.setup, game.actions) == game
+True
 """
 
 from __future__ import annotations
@@ -208,6 +210,14 @@ class Game:
 
     def __str__(self) -> str:
         return str(self.position)
+
+    def __eq__(self, other: object) -> bool:
+        """Two games are equal when they have the same setup and record."""
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._setup == other._setup and self._actions == other._actions
+
+    __hash__ = None  # type: ignore[assignment]  # a game changes: not hashable
 
     # -- changing -------------------------------------------------------
 
@@ -384,9 +394,13 @@ class Game:
     def _after(self, state: _State) -> list[JSON]:
         """The event that follows a move: whose turn, or the end of the game."""
         if state.legal:
-            return [
-                {"type": "turn", **self._turn_json(state), "legal_moves": state.legal.bit_count()}
-            ]
+            turn: JSON = {"type": "turn", **self._turn_json(state)}
+            turn["legal_moves"] = state.legal.bit_count()
+            # O may still swap instead of placing the second piece.
+            turn["can_swap"] = (
+                self._setup["settings"]["swap"] and len(state.placers) == 1 and not state.swapped
+            )
+            return [turn]
         return self._game_over(state)
 
     def _game_over(self, state: _State) -> list[JSON]:

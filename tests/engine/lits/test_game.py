@@ -92,6 +92,7 @@ def test_a_legal_placement_and_whose_turn_follows():
         "player": "Bob",
         "symbol": "O",
         "legal_moves": turn["legal_moves"],
+        "can_swap": True,
     }
     assert turn["legal_moves"] == len(game.legal_moves()) > 0
     view = game.view()
@@ -181,7 +182,7 @@ def test_swap_on_os_first_turn():
     )
     assert placed["player"] == "Ann" and placed["symbol"] == "O"
     assert turn["player"] == "Bob" and turn["symbol"] == "X"
-    assert not game.can_swap
+    assert not game.can_swap and turn["can_swap"] is False
 
 
 def test_swap_without_turning_the_board_and_too_late():
