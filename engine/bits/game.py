@@ -54,7 +54,7 @@ from engine.bits.data import Settings, TileSet, load_settings, load_tileset
 from engine.bits.deck import shuffled
 from engine.bits.drops import Drop, can_place, drop
 from engine.bits.judge import Turn, card_candidates, judge
-from engine.bits.scoring import BoardScore, score_board, solo_rank, winners
+from engine.bits.scoring import score_board, solo_rank, winners
 from engine.bits.tiles import CODES, Tile
 from engine.errors import ActionError
 from engine.verdict import Verdict
@@ -347,7 +347,13 @@ class Game:
         seat.dropped_out = True
         could = can_place(seat.board)
         events.append(
-            {"type": "dropped_out", "player": index, "name": seat.name, "could_place": could}
+            {
+                "type": "dropped_out",
+                "player": index,
+                "name": seat.name,
+                "declared": True,
+                "could_place": could,
+            }
         )
         self._advance(state, events)
         return False
@@ -474,6 +480,7 @@ class Game:
                         "type": "dropped_out",
                         "player": index,
                         "name": seat.name,
+                        "declared": False,
                         "could_place": False,
                     }
                 )
@@ -659,9 +666,19 @@ class Game:
         players = []
         for index, seat in enumerate(state.seats):
             past = state.round_scores[index] if index < len(state.round_scores) else []
-            live: BoardScore | None = None
-            if not over:
+            if over:  # the boards stay as the last round left them
+                cards, this_round, total = (
+                    state.history[-1]["scores"][index]["cards"],
+                    past[-1],
+                    sum(past),
+                )
+            else:
                 live = score_board(seat.board, state.tasks, self.settings)
+                cards, this_round, total = (
+                    live.to_json()["cards"],
+                    live.total,
+                    sum(past) + live.total,
+                )
             players.append(
                 {
                     "index": index,
@@ -674,10 +691,10 @@ class Game:
                     "start_tile": str(seat.start_tile) if seat.start_tile else None,
                     "refused": copy.deepcopy(seat.refused["verdict"]) if seat.refused else None,
                     "score": {
-                        "cards": live.to_json()["cards"] if live else [],
-                        "round": live.total if live else None,
+                        "cards": copy.deepcopy(cards),
+                        "round": this_round,
                         "rounds": list(past),
-                        "total": sum(past) + (live.total if live else 0),
+                        "total": total,
                     },
                 }
             )
