@@ -60,12 +60,15 @@ class Drop(NamedTuple):
     def orientation(self) -> str:
         return "vertical" if self.vertical else "horizontal"
 
-    def __str__(self) -> str:
+    @property
+    def place(self) -> str:
+        """Where it lies, counted from 1: ``"column 3, rows 4-5"``."""
         if self.vertical:
-            where = f"column {self.column + 1}, rows {self.row + 1}-{self.row + 2}"
-        else:
-            where = f"columns {self.column + 1}-{self.column + 2}, row {self.row + 1}"
-        return f"{self.first}{self.second} {self.orientation} in {where}"
+            return f"column {self.column + 1}, rows {self.row + 1}-{self.row + 2}"
+        return f"columns {self.column + 1}-{self.column + 2}, row {self.row + 1}"
+
+    def __str__(self) -> str:
+        return f"{self.first}{self.second} {self.orientation} in {self.place}"
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -180,18 +180,18 @@ def judge(
         overhang = _above(added) & filled_before
         return Verdict.illegal(
             "under_overhang",
-            f"The tile at {_places(added)} was pushed under a tile above it"
-            f" ({_places(overhang)}): tiles only come straight down from the top.",
-            tile_cells + cells(overhang),
+            f"The tile in {drop.place} was pushed under the tile at {_places(overhang)}:"
+            " tiles only come straight down from the top.",
+            cells(added | overhang),
         ), drop
     if drop.row < expected:
         rest = drop._replace(row=expected)
-        gap = _above(rest.mask) & ~_above(added) & ~added & ~rest.mask | rest.mask
+        gap = _above(rest.mask) & ~_above(added) | rest.mask
         return Verdict.illegal(
             "mid_air",
-            f"The tile at {_places(added)} is resting in mid-air: it must slide down to"
-            f" {_places(rest.mask)}.",
-            tile_cells + cells(gap),
+            f"The tile in {drop.place} is resting in mid-air: it must slide down to"
+            f" {rest.place}.",
+            cells(added | gap),
         ), drop
     return Verdict.ok(tile_cells, f"Legal: {drop}."), drop
 

@@ -118,7 +118,7 @@ def test_resting_in_mid_air():
     assert verdict.reason == "mid_air"
     # The tile, and the empty cells down to where it would have landed.
     assert verdict.cells == ((1, 3), (2, 3), (3, 3), (4, 3), (5, 3))
-    assert "row 5, column 4" in verdict.message
+    assert "slide down to column 4, rows 5-6" in verdict.message
     horizontal, _ = check(after((1, 0, "R"), (1, 1, "Y")))
     assert horizontal.reason == "mid_air"
     assert horizontal.cells == ((1, 0), (1, 1), (2, 0), (2, 1))
