@@ -299,6 +299,8 @@ class Game:
             else:
                 after = before.after(placed)
                 verdict, placed = judge(before, after, self._turn(state, seat), self.tileset)
+        if verdict.reason == "no_change":
+            raise _fail(f"nothing new on {seat.name}'s board: no placement to judge")
         if not verdict.legal:
             seat.refused = {
                 "verdict": verdict.to_json(),

@@ -169,12 +169,14 @@ def judge(
                 tile_cells,
             ), drop
     elif turn.tiles is not None and tile not in turn.tiles:
-        shown = " or ".join(dict.fromkeys(names.describe(t) for t in turn.tiles)) or "no tile"
-        return Verdict.illegal(
-            "wrong_tile",
-            f"Wrong tile: {turn.card} shows {shown}, but a {names.describe(tile)} tile was placed.",
-            tile_cells,
-        ), drop
+        shown = list(dict.fromkeys(names.describe(t) for t in sorted(turn.tiles)))
+        if len(shown) == 1:
+            message = f"Wrong tile: {turn.card} shows {shown[0]}, but a {names.describe(tile)}"
+            message += " tile was placed."
+        else:
+            message = f"Wrong tile: a {names.describe(tile)} tile is not on any card still"
+            message += f" possible ({', '.join(shown) or 'none left'})."
+        return Verdict.illegal("wrong_tile", message, tile_cells), drop
     expected = landing(before.tops(), drop.vertical, drop.column)
     if expected is None or drop.row > expected:
         overhang = _above(added) & filled_before
@@ -189,8 +191,7 @@ def judge(
         gap = _above(rest.mask) & ~_above(added) | rest.mask
         return Verdict.illegal(
             "mid_air",
-            f"The tile in {drop.place} is resting in mid-air: it must slide down to"
-            f" {rest.place}.",
+            f"The tile in {drop.place} is resting in mid-air: it must slide down to {rest.place}.",
             cells(added | gap),
         ), drop
     return Verdict.ok(tile_cells, f"Legal: {drop}."), drop

@@ -310,7 +310,10 @@ def test_physical_deck_announced_task_inferred_cards_and_announced_cards():
     assert types(events) == ["task_revealed"]
     # Starting tiles: any unused one; two players may not both have the same.
     place(game, 0, "YY", True, 0)
-    assert place(game, 1, "YY", True, 0)[0]["reason"] == "wrong_tile"
+    refused = place(game, 1, "YY", True, 0)[0]
+    assert (
+        refused["reason"] == "wrong_tile" and "not on any card still possible" in refused["message"]
+    )
     place(game, 1, "PP", True, 0)
     assert game.view()["players"][1]["start_tile"] == "PP"
     assert game.view()["card"] is None  # not seen: inferred from the first tile
@@ -382,6 +385,7 @@ def test_correct_a_misread_cell():
         {"type": "place", "player": 7, "rows": ["......"] * 6},
         {"type": "place", "player": "Cy", "rows": ["......"] * 6},
         {"type": "place", "player": 0},
+        {"type": "place", "player": 0, "rows": ["......"] * 6},  # nothing new
         {"type": "place", "player": 0, "rows": ["......"] * 5 + ["R?...."]},
         {"type": "place", "player": 0, "rows": "RY"},
         {"type": "place", "player": 0, "drop": {"tile": "RY", "orientation": "up", "column": 0}},
