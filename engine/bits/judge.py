@@ -122,7 +122,8 @@ def judge(
             cells(added),
         ), None
     count = added.bit_count()
-    if count >= 3 or (count == 2 and not spread(added & -added) & added & (added - 1)):
+    later = added & (added - 1)  # all new cells but the first
+    if count >= 3 or (count == 2 and not spread(added ^ later) & later):
         return Verdict.illegal(
             "two_tiles",
             f"More than one tile went in at once ({count} new cells: {_places(added)}):"
