@@ -245,6 +245,74 @@ class Choreographer:
         self.script.add_event(t1 + leave, "hand_out")
         return rest_t
 
+    def take_back(self, piece: Piece, **event: Any) -> float:
+        """A hand comes for a piece on the board, lifts it and carries it
+        off (a refused placement taken back). Returns when it left the board."""
+        bump = self.bump
+        rest = self._centre_mm(piece, (0.0, 0.0))
+        shoulder = self._shoulder(rest)
+        palm_at, palm_h = self._grip(rest, 0.0, shoulder)
+        palm_from = self._away(palm_at, shoulder)
+        come = self.rng.uniform(0.6, 0.9)
+        lift = 0.3
+        go = self.rng.uniform(0.6, 0.9)
+        s = self.board.cell_mm
+
+        def coming(t: float) -> Moment:
+            x = _ease(t / come)
+            palm = _lerp(palm_from, palm_at, x)
+            return Moment((), (self._hand(palm, palm_h + 30 * (1 - x), shoulder, x),), bump, True)
+
+        def leaving(t: float) -> Moment:
+            up = _ease(t / lift) * _CARRY_MM
+            x = _ease((t - lift) / go) if t > lift else 0.0
+            palm = _lerp(palm_at, palm_from, x)
+            moved = (palm - palm_at) / s
+            placed = Placed(piece, (float(moved[1]), float(moved[0])), up)
+            hand = self._hand(palm, palm_h + up, shoulder, 1.0)
+            return Moment((placed,), (hand,), bump, True)
+
+        t0 = self.script.add_clip(come, self.resting, coming)
+        self.script.add_event(t0, "hand_in")
+        self.resting = tuple(p for p in self.resting if p != piece)
+        t1 = self.script.add_clip(lift + go, self.resting, leaving)
+        self.script.add_event(
+            t1, "removed", cells=[list(c) for c in piece.cells], codes="".join(piece.codes), **event
+        )
+        self.script.add_event(t1 + lift + go, "hand_out")
+        return t1 + lift + go
+
+    def clear(self, **event: Any) -> None:
+        """Everything comes off the board (between rounds): two hands sweep
+        over it and the board is empty when they leave."""
+        bump = self.bump
+        x1 = self.board.outer_rect_mm()[2]
+        w, h = self.board.grid_size_mm
+        targets = [np.array([w * 0.3, h * 0.5]), np.array([w * 0.7, h * 0.45])]
+        # one hand from the player's seat, the other from the side
+        shoulders = [self._shoulder(targets[0]), np.array([x1 + 300.0, h * 0.7])]
+        outside = [self._away(t, sh) for t, sh in zip(targets, shoulders, strict=True)]
+        come, stay = 0.8, 1.2
+        before = self.resting
+
+        def hands(x: float, curl: float) -> tuple[HandPose, ...]:
+            return tuple(
+                self._hand(_lerp(o, t, x), 45 + 30 * (1 - x), sh, curl)
+                for o, t, sh in zip(outside, targets, shoulders, strict=True)
+            )
+
+        t0 = self.script.add_clip(
+            come, before, lambda t: Moment((), hands(_ease(t / come), 0.3), bump, True)
+        )
+        self.script.add_event(t0, "hand_in")
+        self.resting = ()
+        t1 = self.script.add_clip(stay, (), lambda t: Moment((), hands(1.0, 0.6), bump, True))
+        self.script.add_event(t1, "cleared", **event)
+        t2 = self.script.add_clip(
+            come, (), lambda t: Moment((), hands(1 - _ease(t / come), 0.3), bump, True)
+        )
+        self.script.add_event(t2 + come, "hand_out")
+
     def rest_hand(self, seconds: float, cell: tuple[int, int] | None = None) -> None:
         """A hand comes in, lies still over the board for ``seconds``, leaves."""
         bump = self.bump

@@ -28,10 +28,10 @@ from device.sim.board import BoardSpec
 from device.sim.camera import Camera
 from device.sim.canvas import Canvas
 from device.sim.conditions import Conditions
-from device.sim.hands import draw_hands
+from device.sim.hands import HandsLayer
 from device.sim.lighting import LightMaps, light_maps
 from device.sim.paint import load_paint
-from device.sim.scene import NO_BUMP, Bump, Piece, Scene
+from device.sim.scene import NO_BUMP, Bump, Piece, Placed, Scene
 from device.sim.sensor import Sensor
 from device.sim.solids import View
 from device.sim.tabletop import Tabletop, detail_ppm
@@ -222,24 +222,25 @@ class Renderer:
             self._textures.put(key, cached)
         return cached
 
-    def _light(self, image: np.ndarray, light: LightMaps) -> np.ndarray:
-        lit = cv2.multiply(image, light.gain, dtype=cv2.CV_32F)
-        if light.glare is not None:
-            lit = cv2.add(lit, light.glare)
+    def _light(
+        self, image: np.ndarray, light: LightMaps, box: tuple[int, int, int, int] | None = None
+    ) -> np.ndarray:
+        gain, glare = light.gain, light.glare
+        if box is not None:
+            x0, y0, x1, y1 = box
+            gain = gain[y0:y1, x0:x1]
+            glare = glare[y0:y1, x0:x1] if glare is not None else None
+        lit = cv2.multiply(image, gain, dtype=cv2.CV_32F)
+        if glare is not None:
+            lit = cv2.add(lit, glare)
         return cv2.convertScaleAbs(lit)
 
-    def render(self, scene: Scene, t: float = 0.0, index: int = 0) -> Shot:
-        """The camera frame of ``scene`` at stream time ``t`` (frame number
-        ``index`` picks the sensor noise), and what is true in it."""
-        pose = self._pose(scene.bump)
-        key = (scene.bump, scene.resting)
-        still = not scene.moving and not scene.hands
-        lit = self._lit.get(key) if still else None
-        hand_mask = None
+    def _still(self, pose: _Pose, bump: Bump, resting: tuple[Piece, ...]) -> np.ndarray:
+        """The lit frame of the resting pieces alone (cached)."""
+        key = (bump, resting)
+        lit: np.ndarray | None = self._lit.get(key)
         if lit is None:
-            texture = self._texture(pose, scene.bump, scene.resting)
-            if scene.moving:
-                texture = self.tabletop.with_moving(texture, pose.view, scene.moving)
+            texture = self._texture(pose, bump, resting)
             image = pose.backdrop.copy()
             cv2.remap(
                 texture.image,
@@ -249,11 +250,80 @@ class Renderer:
                 dst=image,
                 borderMode=cv2.BORDER_TRANSPARENT,
             )
-            if scene.hands:
-                hand_mask = draw_hands(image, pose.camera, scene.hands, self.tabletop.light)
             lit = self._light(image, pose.light)
-            if still:
-                self._lit.put(key, lit)
+            self._lit.put(key, lit)
+        return lit
+
+    def _moving_bounds(
+        self, pose: _Pose, moving: tuple[Placed, ...]
+    ) -> tuple[int, int, int, int] | None:
+        """Pixel box that pieces in motion (with their shadows) can touch."""
+        if not moving:
+            return None
+        s = self.board.cell_mm
+        light = self.tabletop.light
+        corners = []
+        for placed in moving:
+            rows = [r + placed.shift[0] for r, _ in placed.piece.cells]
+            cols = [c + placed.shift[1] for _, c in placed.piece.cells]
+            x0, x1 = min(cols) * s, (max(cols) + 1) * s
+            y0, y1 = min(rows) * s, (max(rows) + 1) * s
+            for height in (0.0, placed.lift_mm, placed.lift_mm + self.board.piece_height_mm):
+                dx, dy = light.shadow_offset(height)
+                for x, y in ((x0, y0), (x1, y0), (x1, y1), (x0, y1)):
+                    corners += [[x, y, -height], [x + dx, y + dy, 0.0]]
+        uv = pose.camera.project(np.array(corners))
+        pad = 6.0 + 3.0 * (1.0 + 0.12 * max(p.lift_mm for p in moving)) * self.tabletop.ppm
+        w, h = self.size
+        box = (
+            int(np.clip(np.floor(uv[:, 0].min() - pad), 0, w)),
+            int(np.clip(np.floor(uv[:, 1].min() - pad), 0, h)),
+            int(np.clip(np.ceil(uv[:, 0].max() + pad), 0, w)),
+            int(np.clip(np.ceil(uv[:, 1].max() + pad), 0, h)),
+        )
+        return box if box[2] > box[0] and box[3] > box[1] else None
+
+    def render(self, scene: Scene, t: float = 0.0, index: int = 0) -> Shot:
+        """The camera frame of ``scene`` at stream time ``t`` (frame number
+        ``index`` picks the sensor noise), and what is true in it.
+
+        Only the window where something moves is drawn afresh; the rest of
+        the frame is the cached still frame of the resting pieces."""
+        pose = self._pose(scene.bump)
+        lit = self._still(pose, scene.bump, scene.resting)
+        hand_mask = None
+        if scene.moving or scene.hands:
+            layer = (
+                HandsLayer(pose.camera, scene.hands, self.tabletop.light) if scene.hands else None
+            )
+            boxes = [
+                b
+                for b in (
+                    layer.bounds() if layer else None,
+                    self._moving_bounds(pose, scene.moving),
+                )
+                if b
+            ]
+            hand_mask = np.zeros(self.size[::-1], np.uint8)
+            if boxes:
+                x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
+                x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
+                texture = self._texture(pose, scene.bump, scene.resting)
+                if scene.moving:
+                    texture = self.tabletop.with_moving(texture, pose.view, scene.moving)
+                window = pose.backdrop[y0:y1, x0:x1].copy()
+                cv2.remap(
+                    texture.image,
+                    pose.maps[0][y0:y1, x0:x1],
+                    pose.maps[1][y0:y1, x0:x1],
+                    cv2.INTER_LINEAR,
+                    dst=window,
+                    borderMode=cv2.BORDER_TRANSPARENT,
+                )
+                if layer is not None:
+                    hand_mask[y0:y1, x0:x1] = layer.draw(window, (x0, y0))
+                lit = lit.copy()
+                lit[y0:y1, x0:x1] = self._light(window, pose.light, (x0, y0, x1, y1))
         frame = self.sensor.capture(lit, t, index)
         return Shot(frame, self._truth(scene, pose, hand_mask))
 

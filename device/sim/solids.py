@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -55,7 +56,7 @@ class Light:
     elevation_deg: float
     ambient: float = 0.55
 
-    @property
+    @cached_property
     def direction(self) -> np.ndarray:
         az, el = math.radians(self.azimuth_deg), math.radians(self.elevation_deg)
         return np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), -math.sin(el)])

@@ -29,7 +29,7 @@ def test_render_speed_640x480(benchmark, one_core, conditions) -> None:
         if conditions == "plain"
         else Conditions.random(4).with_overrides({"jpeg_quality": "85"})
     )
-    source = SimulatedSource(bits_game(2, drops=4), fps=10, conditions=spec, seed=1)
+    source = SimulatedSource(bits_game(2, max_drops=4), fps=10, conditions=spec, seed=1)
     frames = itertools.cycle(range(source.frame_count))
     for i in range(source.frame_count):  # warm the caches once, as a running source has
         source.frame_at(i / 10, i)
