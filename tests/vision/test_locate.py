@@ -1,0 +1,122 @@
+"""The markerless locator on generated photos (exact ground truth) and real ones."""
+
+import csv
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.vision.boards import shot
+from vision.gridfit import GridFit
+from vision.locate import locate_grid
+from vision.rectify import rectify
+
+CAMERAS = {
+    "straight": {},
+    "tilted": {"tilt": 30, "roll": 12, "tiles": 10},
+    "steep_rolled_full": {"tilt": 40, "roll": -35, "tiles": 20, "symbols": True},
+    "lamp_and_shadow": {"tilt": 35, "roll": 10, "glare": True, "shadow": True, "tiles": 8},
+    "small_and_far": {"tilt": 25, "roll": 45, "fill": 0.4, "tiles": 10},
+    "off_centre_hd": {
+        "size": (1280, 720),
+        "tilt": 30,
+        "roll": -20,
+        "shift": (0.15, -0.05),
+        "tiles": 14,
+    },
+}
+
+
+@pytest.mark.parametrize("name", sorted(CAMERAS))
+def test_finds_a_bits_sized_grid_to_within_a_percent(name):
+    s = shot(6, 6, seed=hash(name) % 1000, **CAMERAS[name])
+    fit = locate_grid(s.image, 6, 6)
+    assert fit is not None
+    err = s.corner_error(fit.corners)
+    assert err.max() < 0.015, err
+    assert fit.quality > 0.6
+
+
+def test_wide_lens_distortion_costs_little():
+    s = shot(6, 6, tilt=20, fill=0.8, lens=0.08, seed=3)
+    fit = locate_grid(s.image, 6, 6)
+    assert fit is not None
+    assert s.corner_error(fit.corners).max() < 0.02
+
+
+@pytest.mark.parametrize("rows, cols", [(10, 10), (4, 7), (7, 4)])
+def test_other_sizes(rows, cols):
+    s = shot(rows, cols, tilt=25, roll=8, symbols=True, seed=rows * cols)
+    fit = locate_grid(s.image, rows, cols)
+    assert fit is not None
+    assert (fit.rows, fit.cols) == (rows, cols)
+    assert s.corner_error(fit.corners).max() < 0.015
+
+
+def test_a_wrong_size_loses_to_the_right_one():
+    s = shot(9, 9, tilt=20, roll=5, seed=9)
+    right = locate_grid(s.image, 9, 9)
+    assert right is not None and s.corner_error(right.corners).max() < 0.01
+    for rows, cols in [(8, 8), (10, 10)]:
+        wrong = locate_grid(s.image, rows, cols)
+        assert wrong is None or wrong.quality < right.quality - 0.2
+
+
+def test_no_grid_no_fit():
+    rng = np.random.default_rng(0)
+    noise = rng.integers(0, 255, (480, 640, 3), dtype=np.uint8)
+    assert locate_grid(noise, 6, 6) is None
+    assert locate_grid(np.full((480, 640, 3), 128, np.uint8), 6, 6) is None
+
+
+def test_hint_and_grey_input():
+    s = shot(6, 6, tilt=20, seed=5)
+    gray = cv2.cvtColor(s.image, cv2.COLOR_BGR2GRAY)
+    rough = s.corners + np.array([[6, -4], [-5, 5], [4, 6], [-6, -3]])
+    fit = locate_grid(gray, 6, 6, hint=rough)
+    assert fit is not None and s.corner_error(fit.corners).max() < 0.01
+    assert isinstance(fit, GridFit) and fit.corners.shape == (4, 2)
+
+
+def _sudoku_rows(shared_data):
+    with open(shared_data / "sudoku-grids" / "corners.csv") as f:
+        return list(csv.DictReader(f))
+
+
+def test_real_sudoku_photos(shared_data):
+    # Every 16th labelled photo: a spread of phones, sizes and clutter.
+    rows = _sudoku_rows(shared_data)[::16]
+    errors = []
+    for r in rows:
+        image = cv2.imread(str(shared_data / "sudoku-grids" / r["filepath"]))
+        truth = np.array([[float(r[f"p{i}_{a}"]) for a in "xy"] for i in range(1, 5)])
+        fit = locate_grid(image, 9, 9)
+        assert fit is not None, r["filepath"]
+        side = np.mean(np.linalg.norm(truth - np.roll(truth, -1, 0), axis=1))
+        errors.append(np.linalg.norm(fit.corners - truth, axis=1) / side)
+    errors = np.array(errors)
+    assert errors.max() < 0.05
+    assert errors.mean() < 0.025
+
+
+def test_real_cube_faces_land_on_the_stickers(shared_data):
+    """Each located 6x6 face, rectified, puts every sticker in its own cell: the
+    colour read from each cell matches the upstream tracker's colour of the
+    same sticker better than any sticker of another colour."""
+    folder = shared_data / "cube-6x6"
+    rgb = json.loads((folder / "6x6x6-random-01.txt").read_text())
+    labels = json.loads((folder / "6x6x6-random-01.colors.derived.json").read_text())["labels"]
+    for f, face in enumerate("ULFRBD"):
+        image = cv2.imread(str(folder / "6x6x6-random-01" / f"rubiks-side-{face}.png"))
+        fit = locate_grid(image, 6, 6)
+        assert fit is not None, face
+        top = rectify(image, fit.homography, 6, 6, cell_px=30)
+        cells = top.reshape(6, 30, 6, 30, 3)[:, 8:22, :, 8:22].transpose(0, 2, 1, 3, 4)
+        ours = np.median(cells.reshape(36, -1, 3), axis=1)[:, ::-1]  # RGB
+        ids = [str(36 * f + i + 1) for i in range(36)]
+        theirs = np.array([rgb[i] for i in ids], float)
+        d = np.linalg.norm(ours[:, None] - theirs[None], axis=2)
+        nearest = [labels[ids[j]] for j in d.argmin(axis=1)]
+        agree = sum(n == labels[i] for n, i in zip(nearest, ids, strict=True))
+        assert agree >= 34, (face, agree)

@@ -1,0 +1,395 @@
+"""The grid as a lattice of lines: how well a homography's lattice is supported
+by the picture, and how to pull the homography onto the lines it sees.
+
+A grid homography (image -> grid coordinates, see :mod:`vision.rectify`)
+predicts where every one of the ``cols + 1`` vertical and ``rows + 1``
+horizontal lines lies. We look at the picture from above (a small rectified
+view at ``VIEW_CELL_PX`` pixels per cell) and cut every line into one segment
+per cell. A segment is *supported* when the cross-line gradient peaks near the
+predicted position, well above the gradient inside the cells. Grid lines,
+gaps between stickers, tile edges and walls all make such peaks; digits, glare
+and symbols inside cells do not line up with the lattice. A wrong size (8x8
+on a 9x9 grid) puts most predicted lines mid-cell, so it loses.
+
+Refinement measures each segment's peak to a fraction of a pixel and solves
+for the homography whose lines pass through all of them (a direct linear
+transform on point-on-line constraints, re-weighted to ignore outliers).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.rectify import apply_homography, corners_from_homography, grid_to_pixels
+
+# Pixels per cell of the internal top-down view: enough to place a line to
+# about 1/50 of a cell with sub-pixel peaks, small enough to warp in ~0.1 ms.
+VIEW_CELL_PX = 16
+# The view shows this much board around the grid so the outer lines have room.
+VIEW_MARGIN = 0.5
+# A segment is supported when its peak is this many times the cells' gradient.
+PEAK_RATIO = 2.0
+# ... and at least this strong in absolute terms (Sobel units on 0..255 grey),
+# so flat paper or the replicated image border never "supports" a line.
+PEAK_FLOOR = 8.0
+
+
+class Pyramid:
+    """An image (grey or BGR) and its ``cv2.pyrDown`` halvings, built once per frame.
+
+    The lattice is always examined at the level where a cell spans about
+    ``VIEW_CELL_PX``..2x that many pixels, so thin lines survive the warp
+    without aliasing and big photos cost no more than small ones."""
+
+    def __init__(self, image: np.ndarray, min_side: int = 48) -> None:
+        self.levels = [image]
+        while min(self.levels[-1].shape[:2]) // 2 >= min_side and len(self.levels) < 6:
+            self.levels.append(cv2.pyrDown(self.levels[-1]))
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        h, w = self.levels[0].shape[:2]
+        return h, w
+
+    def level_for(self, cell_px: float) -> int:
+        """The level at which a cell of ``cell_px`` (level-0 pixels) spans ~VIEW_CELL_PX."""
+        level = int(np.floor(np.log2(max(cell_px, 1.0) / VIEW_CELL_PX)))
+        return int(np.clip(level, 0, len(self.levels) - 1))
+
+
+def cell_size_px(homography: np.ndarray, rows: int, cols: int) -> float:
+    """The mean side of a cell in image pixels (over the whole grid)."""
+    inv = np.linalg.inv(homography)
+    c = np.array([[0, 0, 1], [cols, 0, 1], [cols, rows, 1], [0, rows, 1]], float) @ inv.T
+    c = c[:, :2] / c[:, 2:3]
+    sides = np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)
+    return float((sides[0] + sides[2]) / (2 * cols) + (sides[1] + sides[3]) / (2 * rows)) / 2
+
+
+@dataclass
+class LatticeView:
+    """Cross-line gradient of a grid seen from above, one profile per cell segment.
+
+    ``vertical[j, x]``: mean ``|d/dx|`` over grid row ``j`` at view column ``x``
+    (shape ``(rows, width)``); ``horizontal[i, y]``: mean ``|d/dy|`` over grid
+    column ``i`` at view row ``y`` (shape ``(cols, height)``). ``to_view`` maps
+    level-0 image pixels to view pixels."""
+
+    rows: int
+    cols: int
+    vertical: np.ndarray
+    horizontal: np.ndarray
+    to_view: np.ndarray
+
+    @staticmethod
+    def line_position(k: int | np.ndarray) -> np.ndarray:
+        """View pixel coordinate of lattice line ``k`` (either direction)."""
+        return (np.asarray(k, np.float64) + VIEW_MARGIN) * VIEW_CELL_PX - 0.5
+
+
+def look(pyramid: Pyramid, homography: np.ndarray, rows: int, cols: int) -> LatticeView:
+    """Warp the grid to the top-down view and take its per-segment gradient profiles."""
+    level = pyramid.level_for(cell_size_px(homography, rows, cols))
+    scale = float(2**level)
+    to_level0 = np.diag([scale, scale, 1.0])  # pyrDown keeps every 2nd pixel centre
+    to_view = grid_to_pixels(VIEW_CELL_PX, VIEW_MARGIN) @ homography
+    s = VIEW_CELL_PX
+    m = round(VIEW_MARGIN * s)
+    width, height = (cols * s + 2 * m), (rows * s + 2 * m)
+    view = cv2.warpPerspective(
+        pyramid.levels[level],
+        to_view @ to_level0,
+        (width, height),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    gx = gradient(view, 1, 0)
+    gy = gradient(view, 0, 1)
+    vertical = _segment_means(gx[m : m + rows * s], rows)
+    horizontal = _segment_means(np.ascontiguousarray(gy[:, m : m + cols * s].T), cols)
+    return LatticeView(rows, cols, vertical, horizontal, to_view)
+
+
+def _segment_means(band: np.ndarray, n: int) -> np.ndarray:
+    """Mean over the middle of each of ``n`` cell-long blocks of rows: ``(n, width)``.
+
+    The ends of a segment are skipped: where the crossing lines meet it, one
+    side of a thick line loses its edge and would drag the peak sideways."""
+    s = VIEW_CELL_PX
+    lo, hi = s // 5, s - s // 5
+    middle = band.reshape(n, s, -1)[:, lo:hi].reshape(n * (hi - lo), -1)
+    # Block means by area resampling (exact for whole blocks, and fast).
+    return cv2.resize(middle, (band.shape[1], n), interpolation=cv2.INTER_AREA)
+
+
+_CHANNEL_MEAN = np.full((1, 3), 1 / 3, np.float32)
+
+
+def gradient(view: np.ndarray, dx: int, dy: int) -> np.ndarray:
+    """``|d/dx|`` or ``|d/dy|`` (3x3 Sobel), float32, averaged over colour channels:
+    a yellow tile on white shows in blue even where grey is flat."""
+    g = np.abs(cv2.Sobel(view, cv2.CV_32F, dx, dy, ksize=3))
+    return cv2.transform(g, _CHANNEL_MEAN) if g.ndim == 3 else g
+
+
+def _interior(length: int, n_cells: int) -> np.ndarray:
+    """Boolean mask of view positions well inside cells (away from every line)."""
+    x = np.arange(length, dtype=np.float64)
+    u = (x + 0.5) / VIEW_CELL_PX - VIEW_MARGIN
+    frac = np.abs(u - np.round(u))
+    return (frac > 0.3) & (u > 0) & (u < n_cells)
+
+
+def _cell_level(profiles: np.ndarray, n_cells: int) -> np.ndarray:
+    """Each segment's typical gradient inside the cells (its median; +1 so a flat
+    picture never divides by zero)."""
+    inside = profiles[:, _interior(profiles.shape[1], n_cells)]
+    k = inside.shape[1] // 2
+    return np.partition(inside, k, axis=1)[:, k] + 1.0
+
+
+def _windows(n_lines: int, half: float) -> np.ndarray:
+    """Integer view positions within ``half`` pixels of each line: ``(n_lines, w)``."""
+    centre = LatticeView.line_position(np.arange(n_lines))
+    offsets = np.arange(-int(np.floor(half)), int(np.floor(half)) + 1)
+    return np.round(centre)[:, None].astype(int) + offsets[None, :]
+
+
+@dataclass
+class Support:
+    """How well the lattice is supported.
+
+    ``score`` (0..1) is the fraction of line segments with a clear peak;
+    ``vertical``/``horizontal`` hold each segment's peak-to-cell ratio,
+    shapes ``(cols + 1, rows)`` and ``(rows + 1, cols)``; ``between`` is the
+    fraction of *half-way* positions that look like lines too (a finer grid
+    than asked for shows up there)."""
+
+    score: float
+    vertical: np.ndarray
+    horizontal: np.ndarray
+    between: float
+
+    @property
+    def border(self) -> float:
+        """Fraction of supported segments on the four outer lines."""
+        edges = np.concatenate([self.vertical[[0, -1]].ravel(), self.horizontal[[0, -1]].ravel()])
+        return float(np.mean(edges >= PEAK_RATIO))
+
+    @property
+    def weakest_side(self) -> float:
+        """The least supported of the four outermost rows and columns (their
+        crossing segments and their outer line): a grid that claims an extra
+        row of table or margin has one side with nothing to show for it."""
+        v, h = self.vertical >= PEAK_RATIO, self.horizontal >= PEAK_RATIO
+        sides = (
+            np.concatenate([v[:, 0], h[0]]),  # top row
+            np.concatenate([h[:, -1], v[-1]]),  # right column
+            np.concatenate([v[:, -1], h[-1]]),  # bottom row
+            np.concatenate([h[:, 0], v[0]]),  # left column
+        )
+        return float(min(np.mean(side) for side in sides))
+
+    @property
+    def value(self) -> float:
+        """The number candidates are ranked by (about 0..1): supported segments,
+        less half the half-way lines (a finer grid than asked for), scaled down
+        when a whole side is unsupported."""
+        return (self.score - 0.5 * self.between) * min(1.0, self.weakest_side / 0.5)
+
+
+def _ratios(profiles: np.ndarray, n_cells: int, half: float) -> tuple[np.ndarray, np.ndarray]:
+    """Peak-to-cell ratio per (line, segment) and per (half-way line, segment)."""
+    length = profiles.shape[1]
+    cells = _cell_level(profiles, n_cells)
+    win = np.clip(_windows(n_cells + 1, half), 0, length - 1)
+    peaks = profiles[:, win].max(axis=2).T  # (lines, segments)
+    ok = peaks >= PEAK_FLOOR
+    on = np.where(ok, peaks / cells[None, :], 0.0)
+    mid = np.clip(win[:-1] + VIEW_CELL_PX // 2, 0, length - 1)
+    mids = profiles[:, mid].max(axis=2).T
+    off = np.where(mids >= PEAK_FLOOR, mids / cells[None, :], 0.0)
+    return on, off
+
+
+def support(view: LatticeView, tolerance: float = 0.12) -> Support:
+    """Score the lattice in ``view``; lines may sit ``tolerance`` cells off."""
+    half = tolerance * VIEW_CELL_PX
+    v_on, v_mid = _ratios(view.vertical, view.cols, half)
+    h_on, h_mid = _ratios(view.horizontal, view.rows, half)
+    on = np.concatenate([v_on.ravel(), h_on.ravel()])
+    mid = np.concatenate([v_mid.ravel(), h_mid.ravel()])
+    return Support(
+        score=float(np.mean(on >= PEAK_RATIO)),
+        vertical=v_on,
+        horizontal=h_on,
+        between=float(np.mean(mid >= PEAK_RATIO)),
+    )
+
+
+def _peaks(
+    profiles: np.ndarray, n_cells: int, half: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sub-pixel line position per (line, segment): positions, strengths, validity.
+
+    The line is the strongest bump of the smoothed profile within ``half``
+    pixels of the prediction; its position is the centroid of the raw profile
+    (above the cells' level) around that bump, so a thick line's two edges
+    balance out at its middle and a step edge stays on the step."""
+    length = profiles.shape[1]
+    s = VIEW_CELL_PX
+    smooth = cv2.GaussianBlur(profiles, (0, 0), sigmaX=s / 8, sigmaY=1e-3)
+    cells = _cell_level(profiles, n_cells)
+    r = max(2, s // 5)
+    win = np.clip(_windows(n_cells + 1, half), r, length - 1 - r)  # (lines, w)
+    best = smooth[:, win].argmax(axis=2)  # (segments, lines)
+    centre = win[np.arange(win.shape[0])[None, :], best]
+    seg = np.arange(len(profiles))[:, None, None]
+    around = centre[..., None] + np.arange(-r, r + 1)[None, None, :]
+    mass = np.maximum(profiles[seg, around] - cells[:, None, None], 0.0)
+    total = mass.sum(axis=2)
+    pos = (mass * around).sum(axis=2) / np.maximum(total, 1e-9)
+    peak = smooth[seg[..., 0], centre]
+    inner = (best > 0) & (best < win.shape[1] - 1)  # a peak on the window's edge is no peak
+    strength = peak / cells[:, None]
+    valid = inner & (peak >= PEAK_FLOOR) & (strength >= PEAK_RATIO) & (total > 0)
+    return pos.T, strength.T, valid.T
+
+
+@dataclass
+class LinePoints:
+    """Where the picture shows one family of lattice lines.
+
+    ``points``: ``(N, 2)`` level-0 image pixels, one per supported segment;
+    ``line``: the line index ``k`` of each (``x = k`` for vertical lines,
+    ``y = k`` for horizontal); ``segment``: which cell along the line;
+    ``weight``: peak strength."""
+
+    vertical: bool
+    points: np.ndarray
+    line: np.ndarray
+    segment: np.ndarray
+    weight: np.ndarray
+
+
+def measure(view: LatticeView, reach: float) -> list[LinePoints]:
+    """The supported segments of every lattice line within ``reach`` cells of the prediction."""
+    half = reach * VIEW_CELL_PX
+    from_view = np.linalg.inv(view.to_view)
+    found = []
+    for profiles, n_cells, vertical in (
+        (view.vertical, view.cols, True),
+        (view.horizontal, view.rows, False),
+    ):
+        pos, strength, valid = _peaks(profiles, n_cells, half)
+        k, j = np.nonzero(valid)
+        along = LatticeView.line_position(j + 0.5)
+        across = pos[k, j]
+        xy = np.stack([across, along], 1) if vertical else np.stack([along, across], 1)
+        found.append(
+            LinePoints(vertical, apply_homography(from_view, xy), k, j, np.sqrt(strength[k, j]))
+        )
+    return found
+
+
+def refine(
+    pyramid: Pyramid,
+    homography: np.ndarray,
+    rows: int,
+    cols: int,
+    iterations: int = 3,
+    reach: float = 0.4,
+) -> tuple[np.ndarray, list[LinePoints]]:
+    """Pull ``homography`` onto the lattice lines the picture shows.
+
+    Each pass looks for every segment's line within ``reach`` cells of where
+    the current homography puts it (at most a quarter cell after the first
+    pass), then solves for the homography that best passes through them.
+    Returns the homography (the input when too few segments are seen) and the
+    line points of the last pass."""
+    H = np.asarray(homography, np.float64)
+    found: list[LinePoints] = []
+    for it in range(iterations):
+        found = measure(look(pyramid, H, rows, cols), reach if it == 0 else min(reach, 0.25))
+        new = solve_lines(found, rows, cols, H)
+        if new is None:
+            break
+        H = new
+    return H, found
+
+
+def solve_lines(
+    found: list[LinePoints],
+    rows: int,
+    cols: int,
+    start: np.ndarray,
+    scales: tuple[float, ...] = (0.3, 0.15, 0.08, 0.05),
+) -> np.ndarray | None:
+    """The homography putting each image point on its lattice line.
+
+    A vertical-line point must map to ``x = k``, a horizontal one to ``y = k``
+    (a direct linear transform on point-on-line constraints). Iteratively
+    re-weighted (Tukey, ``scales`` in cells) so stray peaks (a digit, a tile's
+    shadow) drop out. Needs at least two supported lines in each direction;
+    ``None`` otherwise, or when the answer is folded or mirrored against ``start``."""
+    pts = np.concatenate([f.points for f in found])
+    if len(pts) < 8:
+        return None
+    ks = np.concatenate([f.line for f in found]).astype(np.float64)
+    vert = np.concatenate([np.full(len(f.points), f.vertical) for f in found])
+    w0 = np.concatenate([f.weight for f in found])
+    if len(np.unique(ks[vert])) < 2 or len(np.unique(ks[~vert])) < 2:
+        return None
+    # Hartley normalisation on both sides keeps the SVD well conditioned.
+    centre, spread = pts.mean(0), pts.std() + 1e-9
+    t_img = np.array(
+        [[1 / spread, 0, -centre[0] / spread], [0, 1 / spread, -centre[1] / spread], [0, 0, 1]]
+    )
+    half_c, half_r = cols / 2, rows / 2
+    t_grid = np.array([[1 / half_c, 0, -1], [0, 1 / half_r, -1], [0, 0, 1]])
+    p = np.hstack([(pts - centre) / spread, np.ones((len(pts), 1))])
+    target = np.where(vert, ks / half_c - 1, ks / half_r - 1)
+    a = np.zeros((len(p), 9))
+    a[vert, 0:3] = p[vert]
+    a[~vert, 3:6] = p[~vert]
+    a[:, 6:9] = -target[:, None] * p
+    weights = w0.copy()
+    H: np.ndarray | None = None
+    for scale in (None, *scales):
+        _, _, vt = np.linalg.svd(a * weights[:, None], full_matrices=False)
+        hn = vt[-1].reshape(3, 3)
+        H = np.linalg.inv(t_grid) @ hn @ t_img
+        if scale is None:
+            continue
+        g = apply_homography(H, pts)
+        u = np.where(vert, g[:, 0] - ks, g[:, 1] - ks) / scale
+        new = w0 * np.where(np.abs(u) < 1, (1 - u**2) ** 2, 0.0)
+        if np.count_nonzero(new) < 8:
+            break
+        weights = new
+    if H is None or not np.all(np.isfinite(H)):
+        return None
+    H = H / H[2, 2] if abs(H[2, 2]) > 1e-12 else H
+    if not same_hand(H, start, rows, cols):
+        return None
+    return H
+
+
+def same_hand(h1: np.ndarray, h2: np.ndarray, rows: int, cols: int) -> bool:
+    """Both homographies give a convex grid with the same handedness in the image
+    (a mirrored or folded solution is never the right one)."""
+    areas = []
+    for h in (h1, h2):
+        try:
+            c = corners_from_homography(h, rows, cols)
+        except np.linalg.LinAlgError:
+            return False
+        a, b = np.roll(c, -1, 0) - c, np.roll(c, -2, 0) - np.roll(c, -1, 0)
+        cross = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
+        if not (np.all(cross > 0) or np.all(cross < 0)):
+            return False
+        areas.append(np.sign(cross[0]))
+    return bool(areas[0] == areas[1])

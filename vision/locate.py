@@ -1,0 +1,171 @@
+"""Find an R x C grid of square cells in a camera frame, with no markers.
+
+>>> import numpy as np, cv2
+>>> from vision.rectify import apply_homography, homography_from_corners
+>>> board = np.full((480, 640, 3), 230, np.uint8)
+>>> for i in range(7):
+...     _ = cv2.line(board, (170 + 50 * i, 90), (170 + 50 * i, 390), (30, 30, 30), 3)
+...     _ = cv2.line(board, (170, 90 + 50 * i), (470, 90 + 50 * i), (30, 30, 30), 3)
+>>> fit = locate_grid(board, 6, 6)
+>>> np.round(fit.corners).astype(int).tolist()
+[[170, 90], [470, 90], [470, 390], [170, 390]]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision import extend, lattice
+from vision.corners import local_corners
+from vision.gridfit import GridFit
+from vision.quads import candidate_quads
+from vision.rectify import apply_homography, homography_from_corners
+
+# Largest side the outline search looks at; the lattice itself is measured on
+# the full-resolution pyramid, so this only bounds the cost of the search.
+SEARCH_SIDE = 640
+# Candidates refined after the quick ranking.
+REFINE_TOP = 4
+# When the best outline's lattice is this poorly supported, the best few
+# outlines are also tried as blocks of the grid (a sudoku box, a patch of
+# cells left uncovered).
+DOUBTFUL = 0.65
+EXTEND_TOP = 3
+# A refined fit this good ends the search early.
+CONVINCING = 0.8
+# A fit is accepted when this share of line segments is supported.
+MIN_QUALITY = 0.45
+
+
+def as_bgr_or_gray(image: np.ndarray) -> np.ndarray:
+    """uint8 BGR or grey (BGRA loses its alpha)."""
+    if image.ndim not in (2, 3) or image.size == 0:
+        raise ValueError(f"not an image: shape {image.shape}")
+    if image.dtype != np.uint8:
+        image = cv2.convertScaleAbs(image)
+    if image.ndim == 3 and image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.ndim == 3 and image.shape[2] == 1:
+        image = image[:, :, 0]
+    return image
+
+
+def brightness(image: np.ndarray) -> np.ndarray:
+    """Max of B, G, R (HSV's V): coloured tiles and stickers stand out from dark
+    lines and plastic much more than in plain grey."""
+    if image.ndim == 2:
+        return image
+    b, g, r = cv2.split(image)
+    return cv2.max(cv2.max(b, g), r)
+
+
+def orientations(quad: np.ndarray, rows: int, cols: int) -> list[np.ndarray]:
+    """The corner orders worth trying for a quad already ordered ``UL UR LR LL``.
+
+    A square grid keeps the upright order; an oblong one may lie either way, so
+    the order turned a quarter is tried too (and turned back to the most
+    upright of its two readings later)."""
+    if rows == cols:
+        return [quad]
+    return [quad, np.roll(quad, -1, axis=0)]
+
+
+def locate_grid(
+    image: np.ndarray,
+    rows: int,
+    cols: int,
+    hint: GridFit | Sequence[Sequence[float]] | None = None,
+) -> GridFit | None:
+    """Find the ``rows`` x ``cols`` grid in a BGR (or grey) image; ``None`` if absent.
+
+    ``hint``: a previous fit or four approximate corners tried before the search
+    (the search still runs if the hint does not hold up)."""
+    if rows < 1 or cols < 1:
+        raise ValueError(f"a grid needs at least one row and column, not {rows}x{cols}")
+    image = as_bgr_or_gray(image)
+    pyramid = lattice.Pyramid(image)
+
+    quads = outlines(image, rows, cols)
+    starts: list[tuple[np.ndarray, np.ndarray | None]] = []
+    if hint is not None:
+        corners = hint.corners if isinstance(hint, GridFit) else np.asarray(hint, np.float64)
+        starts.append((homography_from_corners(corners, rows, cols), None))
+    for quad in quads:
+        starts += [
+            (homography_from_corners(q, rows, cols), q) for q in orientations(quad, rows, cols)
+        ]
+    ranked = _rank(pyramid, starts, rows, cols)
+
+    best = _refine_best(pyramid, [H for _, H, _ in ranked[:REFINE_TOP]], rows, cols)
+    if best is None or best[0] < DOUBTFUL:
+        # Inner-lattice hypothesis: the best outlines may be blocks of the grid.
+        blocks = [q for _, _, q in ranked[:EXTEND_TOP] if q is not None]
+        grown = [H for q in blocks for _, H in extend.placements(pyramid, q, rows, cols)]
+        other = _refine_best(pyramid, grown, rows, cols)
+        if other is not None and (best is None or other[0] > best[0]):
+            best = other
+    if best is None or best[0] < MIN_QUALITY:
+        return None
+    score, H, s, found = best
+    return GridFit(
+        rows,
+        cols,
+        apply_homography(np.linalg.inv(H), local_corners(H, rows, cols, found)),
+        H,
+        float(np.clip(score, 0, 1)),
+        "search",
+        {"border": s.border, "between": s.between, "candidates": float(len(starts))},
+    )
+
+
+def outlines(image: np.ndarray, rows: int, cols: int) -> list[np.ndarray]:
+    """Candidate outlines (``UL UR LR LL``, image pixels), searched on a copy no
+    larger than ``SEARCH_SIDE``."""
+    h, w = image.shape[:2]
+    scale = min(1.0, SEARCH_SIDE / max(h, w))
+    value = brightness(image)
+    if scale < 1.0:
+        value = cv2.resize(value, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return [q / scale for q in candidate_quads(value, rows, cols)]
+
+
+def _rank(
+    pyramid: lattice.Pyramid,
+    starts: list[tuple[np.ndarray, np.ndarray | None]],
+    rows: int,
+    cols: int,
+) -> list[tuple[float, np.ndarray, np.ndarray | None]]:
+    """Quick lattice score of every start (with generous tolerance), best first."""
+    ranked = []
+    for H, quad in starts:
+        try:
+            s = lattice.support(lattice.look(pyramid, H, rows, cols), tolerance=0.3)
+        except (np.linalg.LinAlgError, cv2.error):
+            continue
+        ranked.append((s.value, H, quad))
+    ranked.sort(key=lambda t: -t[0])
+    return ranked
+
+
+Refined = tuple[float, np.ndarray, lattice.Support, list[lattice.LinePoints]]
+
+
+def _refine_best(
+    pyramid: lattice.Pyramid, starts: list[np.ndarray], rows: int, cols: int
+) -> Refined | None:
+    """Refine the starts in order and keep the best; stop at a convincing one."""
+    best: Refined | None = None
+    for H in starts:
+        try:
+            H2, found = lattice.refine(pyramid, H, rows, cols)
+            s = lattice.support(lattice.look(pyramid, H2, rows, cols))
+        except (np.linalg.LinAlgError, cv2.error):
+            continue
+        if best is None or s.value > best[0]:
+            best = (s.value, H2, s, found)
+        if best[0] >= CONVINCING:
+            break  # the ranking is rarely wrong when the best is this clear
+    return best
