@@ -22,6 +22,7 @@ block of exactly 4 cells (default 1 on pile 1, else 0); ``name`` optional.
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -187,8 +188,6 @@ class Catalogue:
     @classmethod
     def from_file(cls, path: Path) -> Catalogue:
         """A user's own catalogue (same format as ``data/cards.toml``)."""
-        import tomllib
-
         try:
             raw = tomllib.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
