@@ -1,0 +1,290 @@
+"""The calibration profile: one human-readable TOML file per camera and board.
+
+It holds what one careful look at the board taught us, so nobody calibrates
+twice: where the grid is (geometry), which way up it is (orientation), the
+camera controls to lock (exposure, gains), the white balance, and the colour
+of every cell code *as this camera sees this copy of the game* (palette
+samples). During play the profile keeps learning from cells whose colour the
+game already knows (``Profile.learn``), so it follows a slowly changing lamp.
+
+Colours are CIELAB after the profile's white balance, i.e. in the space
+``vision.reader.Reading.lab`` reports. A learnt colour is a running mean over
+at most ``MEMORY`` samples (older samples fade), with a scatter (``spread``).
+
+>>> from calibration.palette import load_palette
+>>> prof = Profile.start(load_palette("bits"), rows=6, cols=6)
+>>> prof.learn([("R", [50.0, 60.0, 45.0])] * 3)
+3
+>>> prof.palette.lab[prof.palette.index("R")].round(1).tolist()
+[50.0, 60.0, 45.0]
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from calibration.palette import palette_from_dict
+from calibration.tomlfile import read_toml
+from vision.classify import scores
+from vision.palette import Palette
+
+VERSION = 1
+# A learnt colour averages over at most this many samples, so it follows
+# slow changes (a lamp warming up) without forgetting what one frame showed.
+MEMORY = 200
+# The scatter of a learnt colour never shrinks below this share of the
+# palette's default spread (noise the next frame will have anyway).
+SPREAD_FLOOR = 0.35
+# Camera controls a profile records (picamera2 names), when the source reports them.
+CAMERA_CONTROLS = ("ExposureTime", "AnalogueGain", "ColourGains", "AwbEnable", "AeEnable")
+
+
+class ProfileError(ValueError):
+    """A profile file that cannot be used; the message says which part and why."""
+
+
+@dataclass
+class Profile:
+    """A calibration, as stored in one TOML file.
+
+    ``palette``: the learnt colours (codes and names as the source palette,
+    variants not seen at calibration removed); ``samples`` (K,) how many cells
+    each colour has learnt from (0 = still the nominal value); ``gains`` (3,)
+    white balance for linear R, G, B; ``corners`` (4, 2) image pixels UL UR LR
+    LL or None; ``quarter_turns`` / ``mirrored``: how the located grid is
+    turned to put row 0 at the board's top; ``camera``: controls to lock.
+    """
+
+    palette: Palette
+    rows: int
+    cols: int
+    samples: np.ndarray
+    gains: np.ndarray = field(default_factory=lambda: np.ones(3))
+    corners: np.ndarray | None = None
+    image_size: tuple[int, int] | None = None
+    quarter_turns: int = 0
+    mirrored: bool = False
+    camera: dict[str, Any] = field(default_factory=dict)
+    game: str | None = None
+    created: str = ""
+    source: str = ""
+
+    @classmethod
+    def start(cls, palette: Palette, rows: int, cols: int, **kw: Any) -> Profile:
+        """A profile that knows nothing yet beyond the palette."""
+        kw.setdefault("game", palette.game)
+        kw.setdefault("created", datetime.now(UTC).isoformat(timespec="seconds"))
+        return cls(palette=palette, rows=rows, cols=cols, samples=np.zeros(len(palette)), **kw)
+
+    # --- learning ---------------------------------------------------------
+    def learn(self, samples: Iterable[tuple[str, Sequence[float]]], trusted: bool = False) -> int:
+        """Learn from ``(code, lab)`` pairs of cells whose code the game knows.
+
+        ``lab`` is the cell's colour as ``Reading.lab`` gives it. Unless
+        ``trusted`` (a person confirmed it), a sample farther than the
+        palette's ``max_distance`` from what this code looks like so far is
+        ignored (a hand, a shadow, a misplaced tile). Returns how many
+        samples were used.
+        """
+        pal = self.palette
+        th = pal.thresholds
+        lab = pal.lab.copy()
+        spread = pal.spread.copy()
+        used = 0
+        for code, value in samples:
+            ks = pal.entries_for(code)
+            if not ks:
+                continue
+            x = np.asarray(value, dtype=np.float64).reshape(3)
+            if not np.all(np.isfinite(x)):
+                continue
+            current = pal.with_lab(lab, spread)
+            d = scores(x[None, :], current)[0, ks]
+            k = ks[int(np.argmin(d))]
+            if d.min() > th.max_distance and not trusted:
+                continue
+            n = min(float(self.samples[k]), MEMORY - 1)
+            delta = x - lab[k]
+            lab[k] += delta / (n + 1)
+            self.samples[k] += 1
+            used += 1
+            if n == 0:  # the first sample replaces the nominal; its scatter is unknown
+                continue
+            dist2 = float((th.lightness_weight * delta[0]) ** 2 + delta[1] ** 2 + delta[2] ** 2)
+            # Running mean square distance, started from the palette's spread.
+            var = spread[k] ** 2 + (dist2 - spread[k] ** 2) / (n + 2)
+            spread[k] = max(math.sqrt(var), SPREAD_FLOOR * th.spread)
+        self.palette = pal.with_lab(lab, spread)
+        return used
+
+    def learn_reading(
+        self, lab: np.ndarray, known: dict[tuple[int, int], str], trusted: bool = False
+    ) -> int:
+        """Learn from a reading's ``lab`` (rows, cols, 3) at cells whose code is known.
+
+        ``known`` maps (row, col) to the code the game says is there (the
+        tile the card showed, the cells of a confirmed board)."""
+        return self.learn(((code, lab[r, c]) for (r, c), code in known.items()), trusted)
+
+    # --- file -------------------------------------------------------------
+    def to_toml(self) -> str:
+        """The profile as TOML text, commented for people who open it."""
+        pal = self.palette
+        th = pal.thresholds
+        out = [
+            "# tilewatch calibration profile. Written by `tilewatch calibrate`; safe to",
+            "# edit by hand. Colours are CIELAB (L* 0..100) after the white balance below.",
+            f"version = {VERSION}",
+        ]
+        if self.game:
+            out.append(f"game = {_str(self.game)}")
+        out += [
+            f"palette = {_str(pal.name)}",
+            f"created = {_str(self.created)}",
+            f"source = {_str(self.source)}",
+            "",
+            "[geometry]",
+            f"grid = [{self.rows}, {self.cols}]",
+        ]
+        if self.image_size is not None:
+            out.append(f"image_size = [{self.image_size[0]}, {self.image_size[1]}]")
+        if self.corners is not None:
+            pts = ", ".join(f"[{x:.2f}, {y:.2f}]" for x, y in self.corners)
+            out.append(f"corners = [{pts}]  # upper-left, upper-right, lower-right, lower-left")
+        out += [
+            "",
+            "[orientation]",
+            f"quarter_turns = {self.quarter_turns}  # clockwise turns applied to the located grid",
+            f"mirrored = {_bool(self.mirrored)}",
+            "",
+            "[camera]",
+        ]
+        out += [f"{k} = {_value(v)}" for k, v in sorted(self.camera.items())]
+        out += [
+            "",
+            "[white_balance]",
+            f"gains = [{', '.join(f'{g:.5f}' for g in self.gains)}]  # linear R, G, B",
+            "",
+            "[classify]",
+            f"max_distance = {th.max_distance:g}",
+            f"min_margin = {th.min_margin:g}",
+            f"lightness_weight = {th.lightness_weight:g}",
+            f"spread = {th.spread:g}",
+            f"drift = {th.drift:g}",
+        ]
+        for k in range(len(pal)):
+            out += [
+                "",
+                "[[colour]]",
+                f"code = {_str(pal.codes[k])}",
+                f"name = {_str(pal.names[k])}",
+                f"lab = [{', '.join(f'{v:.2f}' for v in pal.lab[k])}]",
+                f"spread = {pal.spread[k]:.2f}",
+                f"samples = {int(self.samples[k])}",
+            ]
+            if pal.neutral[k]:
+                out.append("neutral = true")
+            if pal.symbols[k]:
+                out.append(f"symbols = [{', '.join(_str(s) for s in pal.symbols[k])}]")
+        return "\n".join(out) + "\n"
+
+    def save(self, path: str | Path) -> None:
+        """Write the profile atomically (a crash never leaves half a file)."""
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(self.to_toml(), encoding="utf-8")
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Profile:
+        path = Path(path)
+        data = read_toml(path, "profile", ProfileError)
+        try:
+            return cls.from_dict(data)
+        except (KeyError, TypeError, ValueError) as err:
+            raise ProfileError(f"profile {path}: {err}") from None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Profile:
+        version = data.get("version")
+        if version != VERSION:
+            raise ValueError(f"version {version!r} is not {VERSION} (recalibrate)")
+        geometry = data.get("geometry", {})
+        grid = geometry.get("grid")
+        if not (isinstance(grid, list) and len(grid) == 2 and all(_is_int(v) for v in grid)):
+            raise ValueError("[geometry] grid must be [rows, cols]")
+        rows, cols = int(grid[0]), int(grid[1])
+        if not (1 <= rows <= 40 and 1 <= cols <= 40):
+            raise ValueError(f"[geometry] grid {rows}x{cols} is not 1..40 a side")
+        corners = geometry.get("corners")
+        if corners is not None:
+            corners = np.asarray(corners, dtype=np.float64)
+            if corners.shape != (4, 2) or not np.all(np.isfinite(corners)):
+                raise ValueError("[geometry] corners must be four [x, y] points")
+        size = geometry.get("image_size")
+        palette = palette_from_dict(
+            {
+                "name": data.get("palette", "profile"),
+                "game": data.get("game"),
+                "classify": data.get("classify", {}),
+                "colour": data.get("colour"),
+            }
+        )
+        samples = np.array([float(c.get("samples", 0)) for c in data["colour"]])
+        gains = np.asarray(data.get("white_balance", {}).get("gains", [1, 1, 1]), np.float64)
+        if gains.shape != (3,) or not np.all(gains > 0):
+            raise ValueError("[white_balance] gains must be three positive numbers")
+        orient = data.get("orientation", {})
+        turns = orient.get("quarter_turns", 0)
+        if not _is_int(turns):
+            raise ValueError("[orientation] quarter_turns must be a whole number")
+        return cls(
+            palette=palette,
+            rows=rows,
+            cols=cols,
+            samples=samples,
+            gains=gains,
+            corners=corners,
+            image_size=None if size is None else (int(size[0]), int(size[1])),
+            quarter_turns=int(turns) % 4,
+            mirrored=bool(orient.get("mirrored", False)),
+            camera=dict(data.get("camera", {})),
+            game=data.get("game"),
+            created=str(data.get("created", "")),
+            source=str(data.get("source", "")),
+        )
+
+    def copy(self) -> Profile:
+        return replace(
+            self, samples=self.samples.copy(), gains=self.gains.copy(), camera=dict(self.camera)
+        )
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _str(s: str) -> str:
+    escaped = s.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+def _bool(b: bool) -> str:
+    return "true" if b else "false"
+
+
+def _value(v: Any) -> str:
+    if isinstance(v, bool):
+        return _bool(v)
+    if isinstance(v, int | float):
+        return f"{v:g}" if isinstance(v, float) else str(v)
+    if isinstance(v, list | tuple):
+        return "[" + ", ".join(_value(x) for x in v) + "]"
+    return _str(str(v))

@@ -1,0 +1,94 @@
+"""Calibration in one confirmation: read, show, confirm or fix, learn.
+
+1. :func:`propose`: read the board with no calibration (the palette fitted to
+   this one frame, :func:`vision.reader.read_cells` with ``fit=True``);
+2. the user sees the board as read and either confirms it or types fixes
+   such as ``3,4=R`` (row 3, column 4, counted from 1 like every message to
+   players), parsed by :func:`parse_fixes`;
+3. :func:`build_profile`: every cell whose code is now known (read, or
+   fixed) becomes a palette sample; the fitted white balance and the grid's
+   corners go into the profile.
+
+>>> parse_fixes("3,4=R  1,1=.", rows=6, cols=6, alphabet=".RYBPKN")
+{(2, 3): 'R', (0, 0): '.'}
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from calibration.profile import Profile
+from vision.palette import Palette
+from vision.reader import Reading, read_cells
+
+_FIX = re.compile(r"^(\d+)\s*,\s*(\d+)\s*=\s*(\S)$")
+
+
+class FixError(ValueError):
+    """A fix the user typed that does not make sense; the message says which."""
+
+
+def propose(rectified_bgr: np.ndarray, rows: int, cols: int, palette: Palette) -> Reading:
+    """The board as read with no calibration: what the user is asked to confirm."""
+    return read_cells(rectified_bgr, rows, cols, palette, fit=True)
+
+
+def parse_fixes(text: str, rows: int, cols: int, alphabet: str) -> dict[tuple[int, int], str]:
+    """``"ROW,COL=CODE ..."`` (1-based, separated by spaces or semicolons) -> {(r, c): code}."""
+    fixes: dict[tuple[int, int], str] = {}
+    for part in re.split(r"[;\s]+(?=\d+\s*,)", text.strip()):
+        part = part.strip().rstrip(";")
+        if not part:
+            continue
+        m = _FIX.match(part)
+        if not m:
+            raise FixError(f"cannot read the fix {part!r}: write ROW,COL=CODE, e.g. 3,4=R")
+        r, c, code = int(m[1]), int(m[2]), m[3]
+        if not (1 <= r <= rows and 1 <= c <= cols):
+            raise FixError(f"{part!r}: row must be 1..{rows} and column 1..{cols}")
+        if code not in alphabet:
+            raise FixError(f"{part!r}: {code!r} is not a cell code here ({' '.join(alphabet)})")
+        fixes[(r - 1, c - 1)] = code
+    return fixes
+
+
+def confirmed_codes(reading: Reading, fixes: dict[tuple[int, int], str]) -> np.ndarray:
+    """The board the user confirmed: the reading with the fixes applied."""
+    codes = reading.codes.copy()
+    for (r, c), code in fixes.items():
+        codes[r, c] = code
+    return codes
+
+
+def build_profile(
+    reading: Reading,
+    fixes: dict[tuple[int, int], str],
+    *,
+    corners: np.ndarray | None = None,
+    image_size: tuple[int, int] | None = None,
+    camera: dict[str, Any] | None = None,
+    source: str = "",
+) -> Profile:
+    """A profile learnt from a confirmed reading. Cells still ``?`` teach nothing."""
+    rows, cols = reading.codes.shape
+    codes = confirmed_codes(reading, fixes)
+    profile = Profile.start(
+        reading.palette,
+        rows,
+        cols,
+        gains=np.asarray(reading.gains, dtype=np.float64).copy(),
+        corners=None if corners is None else np.asarray(corners, dtype=np.float64),
+        image_size=image_size,
+        camera=dict(camera or {}),
+        source=source,
+        created=datetime.now(UTC).isoformat(timespec="seconds"),
+    )
+    known = {
+        (r, c): str(codes[r, c]) for r in range(rows) for c in range(cols) if codes[r, c] != "?"
+    }
+    profile.learn_reading(reading.lab, known, trusted=True)
+    return profile

@@ -1,0 +1,77 @@
+"""Robust cell colour: glare and printed symbols stay out of the estimate."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cells import cell_bgr, cell_linear, robust_bgr, sample_patches
+
+
+def board(rows: int, cols: int, px: int, colour) -> np.ndarray:
+    img = np.zeros((rows * px, cols * px, 3), np.uint8)
+    img[:] = colour
+    return img
+
+
+def test_uniform_cells_read_exactly():
+    img = board(2, 3, 40, (30, 60, 200))
+    assert np.allclose(cell_bgr(img, 2, 3), (30, 60, 200))
+
+
+def test_cells_are_addressed_row_major():
+    img = board(2, 3, 40, (0, 0, 0))
+    img[40:80, 80:120] = (255, 0, 0)  # row 1, col 2
+    out = cell_bgr(img, 2, 3)
+    assert out[1, 2].tolist() == [255, 0, 0]
+    assert out[0, 2].tolist() == [0, 0, 0]
+
+
+def test_glare_spot_is_ignored():
+    img = board(1, 1, 100, (40, 40, 190))  # a red tile
+    cv2.circle(img, (45, 45), 22, (250, 250, 255), -1)  # a specular highlight, ~15% of the cell
+    assert np.abs(cell_bgr(img, 1, 1)[0, 0] - (40, 40, 190)).max() < 3
+
+
+def test_printed_symbol_is_ignored():
+    img = board(1, 1, 100, (30, 190, 230))  # a yellow tile
+    cv2.circle(img, (50, 50), 16, (18, 115, 140), -1)  # the darker moulded symbol
+    cv2.line(img, (30, 70), (70, 30), (255, 255, 255), 3)  # and a light stroke
+    assert np.abs(cell_bgr(img, 1, 1)[0, 0] - (30, 190, 230)).max() < 3
+
+
+def test_noise_averages_out():
+    rng = np.random.default_rng(0)
+    img = board(3, 3, 60, (100, 120, 140)).astype(np.float64)
+    img = np.clip(img + rng.normal(0, 6, img.shape), 0, 255).astype(np.uint8)
+    assert np.abs(cell_bgr(img, 3, 3) - (100, 120, 140)).max() < 2.5
+
+
+def test_grid_lines_outside_the_inner_patch():
+    img = board(2, 2, 50, (200, 200, 200))
+    for i in (0, 49, 50, 99):
+        img[i, :] = 0
+        img[:, i] = 0
+    assert np.allclose(cell_bgr(img, 2, 2), 200)
+
+
+def test_linear_is_rgb_order_and_linear_light():
+    img = board(1, 1, 30, (0, 0, 255))  # pure red in BGR
+    assert np.allclose(cell_linear(img, 1, 1)[0, 0], (1.0, 0.0, 0.0))
+    grey = board(1, 1, 30, (128, 128, 128))
+    assert cell_linear(grey, 1, 1)[0, 0, 0] == pytest.approx(0.2158605, abs=1e-6)
+
+
+def test_patch_sampling_shape_and_errors():
+    img = board(6, 6, 20, (1, 2, 3))
+    assert sample_patches(img, 6, 6).shape == (6, 6, 100, 3)
+    with pytest.raises(ValueError, match="BGR"):
+        sample_patches(img[:, :, 0], 6, 6)
+    with pytest.raises(ValueError, match="too small"):
+        sample_patches(img[:3, :3], 6, 6)
+
+
+def test_all_glare_falls_back_to_median():
+    patch = np.full((1, 50, 3), 100.0)
+    assert np.allclose(robust_bgr(patch), 100.0)

@@ -1,0 +1,68 @@
+"""White balance per frame from the cells known to be neutral."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.palette import load_palette
+from tests.vision.synth import illuminant_gains
+from vision.colour import lab_to_linear
+from vision.constancy import balance, gains_between
+
+BITS = load_palette("bits")
+
+
+def cells_of(codes: str, lamp: np.ndarray) -> np.ndarray:
+    lab = BITS.lab[[BITS.index(c) for c in codes]]
+    return np.minimum(lab_to_linear(lab) * lamp, 1.0)  # the sensor clips
+
+
+def lamp_at(kelvin: float) -> np.ndarray:
+    """A lamp of that colour, as bright as daylight was (auto exposure keeps the level)."""
+    g = illuminant_gains(kelvin)
+    return g / float(g @ [0.2126729, 0.7151522, 0.0721750])
+
+
+@pytest.mark.parametrize("kelvin", [2700, 3000, 4000, 5000, 6500, 8000])
+def test_lamp_colour_is_undone(kelvin):
+    lamp = lamp_at(kelvin)
+    cells = cells_of("......RYBPKN..RRYY", lamp)
+    b = balance(cells, BITS)
+    assert np.allclose(b.gains * lamp, 1.0, rtol=0.02)
+    assert b.match.codes().tolist() == list("......RYBPKN..RRYY")
+
+
+def test_start_close_to_the_answer_is_refined_without_search():
+    lamp = np.array([0.9, 1.0, 1.05])
+    b = balance(cells_of(".....RY", lamp), BITS, start=np.ones(3))
+    assert not b.searched
+    assert np.allclose(b.gains * lamp, 1.0, rtol=0.01)
+
+
+def test_far_start_triggers_the_search():
+    lamp = lamp_at(2700)
+    b = balance(cells_of("....RB", lamp), BITS, start=np.ones(3))
+    assert b.searched
+    assert np.allclose(b.gains * lamp, 1.0, rtol=0.02)
+
+
+def test_grey_tiles_alone_set_the_balance():
+    # A full board, no empty cell: the grey (neutral) tiles carry the balance.
+    lamp = lamp_at(3000)
+    b = balance(cells_of("RRYYBBPPNKRYBN", lamp), BITS)
+    assert np.allclose(b.gains * lamp, 1.0, rtol=0.03)
+    assert b.neutral_cells == 2
+
+
+def test_dim_empty_board_reads_as_board_not_grey_tiles():
+    # 60% of the light: the board is as dark as a grey tile in daylight. The
+    # prior (gains near the start) decides: a board under dimmer light.
+    b = balance(cells_of("." * 12, np.full(3, 0.6)), BITS)
+    assert b.match.codes().tolist() == ["."] * 12
+
+
+def test_gains_between_ignores_one_misread_cell():
+    obs = np.array([[0.5, 0.4, 0.2]] * 4 + [[0.9, 0.1, 0.1]])
+    tgt = np.full((5, 3), 0.5)
+    assert np.allclose(gains_between(obs, tgt), [1.0, 1.25, 2.5])

@@ -1,0 +1,65 @@
+"""X / O / blank by shape, whatever the print colour and the light."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.symbols import read_symbols
+
+LAYOUT = ["XO.", ".XO", "O.X"]
+
+
+def draw(layout, px=48, ground=(232, 238, 244), ink=(58, 58, 58), stroke=3):
+    rows, cols = len(layout), len(layout[0])
+    img = np.zeros((rows * px, cols * px, 3), np.uint8)
+    img[:] = ground
+    for r, row in enumerate(layout):
+        for c, s in enumerate(row):
+            cx, cy = c * px + px // 2, r * px + px // 2
+            d = int(px * 0.22)
+            if s == "X":
+                cv2.line(img, (cx - d, cy - d), (cx + d, cy + d), ink, stroke, cv2.LINE_AA)
+                cv2.line(img, (cx - d, cy + d), (cx + d, cy - d), ink, stroke, cv2.LINE_AA)
+            elif s == "O":
+                cv2.circle(img, (cx, cy), int(px * 0.23), ink, stroke, cv2.LINE_AA)
+    return img
+
+
+def test_dark_print_on_light_board():
+    codes, conf = read_symbols(draw(LAYOUT), 3, 3)
+    assert ["".join(r) for r in codes] == LAYOUT
+    assert conf.min() > 0.5
+
+
+def test_light_print_on_dark_board():
+    img = draw(LAYOUT, ground=(74, 63, 59), ink=(227, 227, 227))
+    codes, _ = read_symbols(img, 3, 3)
+    assert ["".join(r) for r in codes] == LAYOUT
+
+
+@pytest.mark.parametrize("px", [24, 40, 90])
+def test_any_cell_size(px):
+    codes, _ = read_symbols(draw(LAYOUT, px=px, stroke=max(1, px // 16)), 3, 3)
+    assert ["".join(r) for r in codes] == LAYOUT
+
+
+def test_shadow_edge_is_not_a_symbol():
+    img = draw(["...", "...", "..."])
+    img[:, 70:] = (img[:, 70:] * 0.45).astype(np.uint8)  # a hard shadow through a column
+    codes, _ = read_symbols(img, 3, 3)
+    assert ["".join(r) for r in codes] == ["..."] * 3
+
+
+def test_noise_and_blur():
+    rng = np.random.default_rng(1)
+    img = cv2.GaussianBlur(draw(LAYOUT), (0, 0), 1.0).astype(np.float64)
+    img = np.clip(img + rng.normal(0, 5, img.shape), 0, 255).astype(np.uint8)
+    codes, _ = read_symbols(img, 3, 3)
+    assert ["".join(r) for r in codes] == LAYOUT
+
+
+def test_choices_limit_the_answer():
+    codes, _ = read_symbols(draw(["XO."]), 1, 3, choices="X.")
+    assert codes.tolist() == [["X", "?", "."]]

@@ -1,0 +1,95 @@
+"""Cell features: the robust colour of each cell's inner patch.
+
+The rectified board is a top-down BGR ``uint8`` image ``(height, width, 3)``
+whose borders are the grid's outer edges, so cell ``(r, c)`` spans rows
+``r*h/rows .. (r+1)*h/rows`` and likewise for columns. Only the inner patch
+of each cell counts (``inset`` trims a fraction off every side: grid lines,
+tile edges and a slightly wrong homography stay out).
+
+Inside the patch two things are not the cell's colour:
+- specular glare on glossy plastic: the light's own colour added on top of
+  the body colour, so brighter in *every* channel than the body;
+- the printed symbol (the BITS player symbol, a LITS X or O): a minority of
+  pixels far from the dominant colour.
+The estimate is therefore close to a mode, not a mean: start at the
+per-channel median, drop pixels brighter than it in all channels by a clear
+step (glare) and pixels unusually far from it (print), and average the rest.
+
+>>> board = np.zeros((60, 90, 3), np.uint8)
+>>> board[:, 45:] = (0, 0, 200)                    # right half red (BGR)
+>>> board[8:12, 60:75] = 255                       # a glare streak on it
+>>> lin = cell_linear(board, 1, 2)
+>>> lin.shape, [round(float(v), 3) for v in lin[0, 1]]
+((1, 2, 3), [0.578, 0.0, 0.0])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.colour import srgb_to_linear
+
+# Each cell's inner patch is sampled on a SAMPLES x SAMPLES lattice of pixels:
+# enough for robust statistics, few enough to read 100 cells in well under a
+# millisecond (no resampling of the whole image).
+SAMPLES = 10
+# Glare: a pixel brighter than the cell's centre in all three channels by at
+# least this much (8-bit levels) is light reflected off the surface.
+GLARE_STEP = 30.0
+# Pixels farther from the centre than this many times the median distance
+# (or the floor, in 8-bit levels summed over channels) are print, not body.
+OUTLIER_FACTOR = 2.0
+OUTLIER_FLOOR = 12.0
+
+
+def sample_patches(
+    rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2, samples: int = SAMPLES
+) -> np.ndarray:
+    """Pixels of each cell's inner patch: (rows, cols, samples**2, 3) float32 BGR."""
+    if rectified_bgr.ndim != 3 or rectified_bgr.shape[2] != 3:
+        raise ValueError(f"expected a BGR image (h, w, 3), got shape {rectified_bgr.shape}")
+    h, w = rectified_bgr.shape[:2]
+    if h < rows or w < cols:
+        raise ValueError(f"a {w}x{h} image is too small for {rows}x{cols} cells")
+    frac = inset + (np.arange(samples) + 0.5) / samples * (1 - 2 * inset)
+    ys = ((np.arange(rows)[:, None] + frac[None, :]) * h / rows).astype(np.intp).ravel()
+    xs = ((np.arange(cols)[:, None] + frac[None, :]) * w / cols).astype(np.intp).ravel()
+    pix = rectified_bgr[ys][:, xs].reshape(rows, samples, cols, samples, 3)
+    out = pix.transpose(0, 2, 1, 3, 4).reshape(rows, cols, samples * samples, 3)
+    return np.asarray(out, dtype=np.float32)
+
+
+def _median(a: np.ndarray, axis: int) -> np.ndarray:
+    """Upper median along ``axis`` (one partition; np.median's extra checks cost more here)."""
+    k = a.shape[axis] // 2
+    return np.asarray(np.take(np.partition(a, k, axis=axis), k, axis=axis))
+
+
+def robust_bgr(patches: np.ndarray) -> np.ndarray:
+    """The dominant colour of each patch: (..., n, 3) float BGR -> (..., 3).
+
+    See the module docstring for why this is a mode with glare removed.
+    """
+    centre = _median(patches, axis=-2)
+    diff = patches - centre[..., None, :]
+    # Glare: brighter than the centre in every channel by a clear step.
+    glare = diff.min(axis=-1) > GLARE_STEP
+    d = np.abs(diff).sum(axis=-1)
+    limit = np.maximum(OUTLIER_FACTOR * _median(d, axis=-1), OUTLIER_FLOOR)
+    keep = (d <= limit[..., None]) & ~glare
+    count = keep.sum(axis=-1)
+    mean = (patches * keep[..., None]).sum(axis=-2) / np.maximum(count, 1)[..., None]
+    return np.where(count[..., None] > 0, mean, centre)
+
+
+def cell_bgr(rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> np.ndarray:
+    """Robust BGR colour (0..255 float) of every cell: (rows, cols, 3)."""
+    return robust_bgr(sample_patches(rectified_bgr, rows, cols, inset))
+
+
+def cell_linear(rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> np.ndarray:
+    """Robust linear-light RGB (R, G, B order, 0..1) of every cell: (rows, cols, 3).
+
+    Linear light is where white balance is a per-channel gain.
+    """
+    return srgb_to_linear(cell_bgr(rectified_bgr, rows, cols, inset)[..., ::-1] / 255.0)

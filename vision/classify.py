@@ -1,0 +1,157 @@
+"""Classify cell colours against a palette, with a confidence and a margin.
+
+Distances are CIELAB ΔE with L* down-weighted (shading on a board mostly
+changes lightness), divided by each colour's spread relative to the
+palette's default spread, so a colour that is known to wander (learnt from
+samples) is judged by its own scatter. A cell reads ``?`` when
+
+- the best colour is farther than ``max_distance`` (nothing fits: a hand, a
+  shadow, a tile of a colour this palette does not know), or
+- the second best is within ``min_margin`` of the best (a coin toss).
+
+``confidence`` is the posterior probability of the best colour under a
+Gaussian model of spread ``spread``, scaled down linearly over the second half
+of ``max_distance`` so that far-fetched matches are not reported as sure.
+
+>>> from vision.palette import Entry, Palette
+>>> p = Palette.from_entries("demo", [
+...     Entry(".", "board", (90.0, 0.0, 0.0)), Entry("R", "red", (45.0, 60.0, 40.0)),
+...     Entry("O", "orange", (60.0, 50.0, 65.0))])
+>>> m = match(np.array([[46.0, 58.0, 41.0], [52.0, 55.0, 52.0], [20.0, -40.0, -40.0]]), p)
+>>> m.codes().tolist(), m.confidence.round(2).tolist()
+(['R', '?', '?'], [1.0, 0.6, 0.0])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.colour import lab_distance, lab_to_linear, linear_to_lab
+from vision.palette import Palette
+
+# A cell with a channel this close to full scale (sRGB 250 of 255) is
+# clipped: the sensor lost how bright it really was.
+CLIPPED = 0.955
+
+
+@dataclass(frozen=True)
+class Match:
+    """Per-cell result over any leading shape ``S`` (e.g. (rows, cols)).
+
+    ``index`` (S) int: best palette entry, -1 where unsure; ``best`` (S) int:
+    best entry even when unsure; ``distance`` (S) ΔE-equivalent to the best;
+    ``margin`` (S) second-best minus best; ``confidence`` (S) 0..1;
+    ``scores`` (S, K) every entry's ΔE-equivalent distance.
+    """
+
+    palette: Palette
+    index: np.ndarray
+    best: np.ndarray
+    distance: np.ndarray
+    margin: np.ndarray
+    confidence: np.ndarray
+    scores: np.ndarray
+
+    def reshaped(self, shape: tuple[int, ...]) -> Match:
+        """The same match over cells arranged as ``shape`` (e.g. (rows, cols))."""
+        return Match(
+            self.palette,
+            self.index.reshape(shape),
+            self.best.reshape(shape),
+            self.distance.reshape(shape),
+            self.margin.reshape(shape),
+            self.confidence.reshape(shape),
+            self.scores.reshape(*shape, -1),
+        )
+
+    def codes(self) -> np.ndarray:
+        """Cell codes (S) as one-character strings, ``?`` where unsure."""
+        lookup = np.array([*self.palette.codes, "?"])
+        return np.asarray(lookup[self.index])  # -1 picks the trailing '?'
+
+
+def scores(lab: np.ndarray, palette: Palette) -> np.ndarray:
+    """ΔE-equivalent distance of every colour (S, 3) to every entry: (S, K)."""
+    th = palette.thresholds
+    d = lab_distance(np.asarray(lab)[..., None, :], palette.lab, th.lightness_weight)
+    return np.asarray(d * (th.spread / np.maximum(palette.spread, 1e-6)))
+
+
+def clipped_channels(linear: np.ndarray) -> np.ndarray:
+    """(S, 3) bool: channels at the clipping level, from *camera* linear RGB.
+
+    Take it before any correction (a brightness field, gains) moves values."""
+    return np.asarray(linear) >= CLIPPED
+
+
+def bounded_lab(
+    linear: np.ndarray, gains: np.ndarray, palette: Palette, clipped: np.ndarray | None = None
+) -> np.ndarray:
+    """Each cell's CIELAB as each palette entry would explain it: (..., S, K, 3).
+
+    ``linear`` (S, 3) camera linear RGB, ``gains`` (3,) or broadcastable to
+    (S, 3) (e.g. (H, 1, 3) for H hypotheses). A clipped channel only says "at
+    least this bright", so against each entry it takes whichever is larger,
+    the observed value or what that entry would have shown: a white board
+    under a warm lamp (red clipped) still matches white, not cyan, while a
+    pale yellow sticker (blue not clipped) still does not. ``clipped`` (S, 3):
+    which channels were clipped (:func:`clipped_channels`); by default read
+    off ``linear`` itself.
+    """
+    obs = np.asarray(linear, dtype=np.float64)
+    g = np.asarray(gains, dtype=np.float64)
+    if clipped is None:
+        clipped = clipped_channels(obs)
+    if not clipped.any():
+        lab = linear_to_lab(obs * g)
+        return np.broadcast_to(lab[..., None, :], (*lab.shape[:-1], len(palette), 3))
+    shown = lab_to_linear(palette.lab) / g[..., None, :]  # (..., K, 3) what each would show
+    x = np.where(clipped[..., None, :], np.maximum(obs[..., None, :], shown), obs[..., None, :])
+    return linear_to_lab(x * g[..., None, :])
+
+
+def scores_bounded(lab_k: np.ndarray, palette: Palette) -> np.ndarray:
+    """Scores (..., K) from :func:`bounded_lab` colours (..., K, 3)."""
+    th = palette.thresholds
+    d = lab_distance(lab_k, palette.lab, th.lightness_weight)
+    return np.asarray(d * (th.spread / np.maximum(palette.spread, 1e-6)))
+
+
+def scores_linear(
+    linear: np.ndarray, gains: np.ndarray, palette: Palette, clipped: np.ndarray | None = None
+) -> np.ndarray:
+    """Like :func:`scores`, from camera linear RGB and white balance (see :func:`bounded_lab`)."""
+    return scores_bounded(bounded_lab(linear, gains, palette, clipped), palette)
+
+
+def match(lab: np.ndarray | None, palette: Palette, precomputed: np.ndarray | None = None) -> Match:
+    """Best palette entry for every colour in ``lab`` (S, 3) with ``?`` rules applied.
+
+    ``precomputed``: the (S, K) scores, when already known (:func:`scores_linear`)."""
+    th = palette.thresholds
+    if precomputed is None:
+        if lab is None:
+            raise ValueError("match needs colours or precomputed scores")
+        s = scores(lab, palette)
+    else:
+        s = precomputed
+    best = np.argmin(s, axis=-1)
+    d1 = np.take_along_axis(s, best[..., None], axis=-1)[..., 0]
+    # The runner-up is the best entry of another code: variants of one code
+    # (two board prints) never make a cell unsure.
+    ids = palette.code_ids
+    other = ids[None, :] != ids[best.reshape(-1)][:, None]
+    rival = np.where(other.reshape(*best.shape, -1), s, np.inf)
+    d2 = rival.min(axis=-1)
+    margin = d2 - d1
+    # Posterior of the best code under equal priors and Gaussian scatter.
+    w = np.exp(-(s**2 - d1[..., None] ** 2) / (2 * th.spread**2))
+    posterior = 1.0 - np.where(np.isfinite(rival), w, 0.0).sum(axis=-1) / w.sum(axis=-1)
+    half = th.max_distance / 2
+    fit = np.clip((th.max_distance - d1) / max(half, 1e-6), 0.0, 1.0)
+    confidence = posterior * fit
+    unsure = (d1 > th.max_distance) | (margin < th.min_margin)
+    index = np.where(unsure, -1, best)
+    return Match(palette, index, best, d1, margin, confidence, s)

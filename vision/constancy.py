@@ -1,0 +1,198 @@
+"""Colour constancy: undo the colour of the light, per frame, from what is grey.
+
+Light is modelled the von Kries way: a change of illuminant (daylight to a warm
+lamp) or of exposure multiplies each linear-light channel by a gain. So a
+frame's cells, in linear RGB, are corrected by three gains chosen so that the
+cells known to be neutral (the empty board, grey tiles, white stickers: palette
+entries marked ``neutral``) come out as the palette says they are.
+
+Which cells are neutral is itself read from colour, so :func:`balance` works in
+two steps: if the starting gains (the profile's, or the last frame's) leave
+cells far from every palette colour, it searches hypotheses "this cell is that
+neutral colour" and keeps the one that explains the whole board best (a weak
+prior keeps gains near the start, which decides between e.g. an empty board
+under dim light and a board of grey tiles); then it refines the gains from all
+cells read as neutral.
+
+>>> from vision.palette import Entry, Palette
+>>> from vision.colour import lab_to_linear
+>>> p = Palette.from_entries("demo", [Entry(".", "board", (90.0, 0.0, 0.0), neutral=True),
+...     Entry("R", "red", (45.0, 60.0, 40.0)), Entry("B", "blue", (35.0, 20.0, -55.0))])
+>>> warm = np.array([1.0, 0.75, 0.45])          # a warm lamp's gains on R, G, B
+>>> cells = lab_to_linear(p.lab[[0, 0, 1, 2, 0]]) * warm
+>>> g = balance(cells, p).gains
+>>> [round(float(v), 2) for v in g * warm]      # the lamp undone
+[1.0, 1.0, 1.0]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.classify import Match, clipped_channels, match, scores_linear
+from vision.colour import lab_to_linear
+from vision.palette import Palette
+
+# Prior on the gains, in natural-log units: how far exposure (all channels
+# alike) and the light's colour (channels apart) plausibly move from the
+# starting point. Only a tie-breaker.
+EXPOSURE_PRIOR = 1.0
+GAIN_PRIOR = 0.6
+# The start gains are kept when the median cell is within this many spreads.
+START_SPREADS = 1.5
+_FLOOR = 1e-4  # linear values below this carry no colour information
+
+
+@dataclass(frozen=True)
+class Balance:
+    """``gains`` (3,) for linear R, G, B; ``neutral_cells`` how many cells set them;
+    ``searched`` whether the start was rejected and hypotheses were searched;
+    ``match`` the cells matched under (nearly) these gains."""
+
+    gains: np.ndarray
+    neutral_cells: int
+    searched: bool
+    match: Match
+
+
+def apply_gains(linear: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """Linear RGB (..., 3) times per-channel gains (3,)."""
+    return np.asarray(linear, dtype=np.float64) * np.asarray(gains, dtype=np.float64)
+
+
+def gains_between(
+    observed: np.ndarray, target: np.ndarray, weights: np.ndarray | None = None
+) -> np.ndarray:
+    """Gains (3,) that best map ``observed`` linear RGB (N, 3) onto ``target`` (N, 3).
+
+    A weighted median of the per-cell log ratios, so one misread cell or a
+    glare spot does not move the light.
+
+    >>> gains_between(np.array([[0.5, 0.4, 0.2]]), np.array([[0.5, 0.5, 0.5]])).tolist()
+    [1.0, 1.25, 2.5]
+    """
+    obs = np.maximum(np.asarray(observed, dtype=np.float64), _FLOOR)
+    tgt = np.maximum(np.asarray(target, dtype=np.float64), _FLOOR)
+    ratios = np.log(tgt / obs)
+    w = np.ones(len(obs)) if weights is None else np.asarray(weights, dtype=np.float64)
+    return np.exp([_weighted_median(ratios[:, c], w) for c in range(3)])
+
+
+def _weighted_median(values: np.ndarray, weights: np.ndarray) -> float:
+    order = np.argsort(values)
+    cum = np.cumsum(weights[order])
+    i = int(np.searchsorted(cum, cum[-1] / 2))
+    return float(values[order][min(i, len(values) - 1)])
+
+
+def frame_cost(
+    linear: np.ndarray,
+    palette: Palette,
+    gains: np.ndarray,
+    start: np.ndarray,
+    clipped: np.ndarray | None = None,
+) -> np.ndarray:
+    """How badly gains explain a board: (H,) for gains (H, 3).
+
+    Each cell costs its squared distance to the nearest palette colour, in
+    units of the palette's spread, capped at ``max_distance`` (a hand or an
+    unknown colour costs the same however odd it is), plus the prior on the
+    gains' distance from ``start``.
+    """
+    th = palette.thresholds
+    s = scores_linear(np.asarray(linear), gains[:, None, :], palette, clipped)
+    nearest = np.minimum(s.min(axis=-1), th.max_distance)
+    cells = (nearest / th.spread) ** 2
+    return np.asarray(cells.sum(axis=-1) + len(linear) * gain_prior(gains, start))
+
+
+def gain_prior(gains: np.ndarray, start: np.ndarray) -> np.ndarray:
+    """Negative log prior of gains (..., 3) given the start: exposure and colour apart."""
+    lg = np.log(np.asarray(gains) / start)
+    exposure = lg.mean(axis=-1)
+    colour = lg - exposure[..., None]
+    return np.asarray(
+        3 * exposure**2 / EXPOSURE_PRIOR**2 + (colour**2).sum(axis=-1) / GAIN_PRIOR**2
+    )
+
+
+def balance(
+    linear: np.ndarray,
+    palette: Palette,
+    start: np.ndarray | None = None,
+    iterations: int = 3,
+    clipped: np.ndarray | None = None,
+) -> Balance:
+    """Gains that make the known-neutral cells of ``linear`` (..., 3) neutral.
+
+    ``start``: gains to begin from (a profile's, the previous frame's); ones
+    by default. A palette without neutral entries balances on all its colours.
+    ``clipped`` (..., 3): clipped channels (:func:`vision.classify.clipped_channels`)
+    when ``linear`` was corrected after capture; clipped cells never set gains.
+    """
+    cells = np.asarray(linear, dtype=np.float64).reshape(-1, 3)
+    clip = (clipped_channels(cells) if clipped is None else np.asarray(clipped)).reshape(-1, 3)
+    fine = ~clip.any(axis=1)
+    g0 = np.ones(3) if start is None else np.asarray(start, dtype=np.float64)
+    anchor = palette.neutral if palette.neutral.any() else np.ones(len(palette), bool)
+    target = lab_to_linear(palette.lab)
+
+    def read(g: np.ndarray) -> Match:
+        return match(None, palette, scores_linear(cells, g, palette, clip))
+
+    def sure_neutral(m: Match) -> np.ndarray:
+        return np.asarray((m.index >= 0) & anchor[np.maximum(m.index, 0)] & fine)
+
+    def sure_any(m: Match) -> np.ndarray:
+        return (m.index >= 0) & fine
+
+    gains, searched = g0, False
+    m = read(gains)
+    # Keep the start when the typical cell sits within a few spreads of its
+    # colour and an unclipped neutral cell is there to refine from.
+    typical = float(np.median(m.distance))
+    if not (sure_neutral(m).any() and typical <= START_SPREADS * palette.thresholds.spread):
+        gains, searched = _search(cells, palette, g0, target, anchor, clip), True
+        m = read(gains)
+
+    used = 0
+    for _ in range(iterations):
+        sure = sure_neutral(m)
+        used = int(sure.sum())
+        if used == 0:
+            # No unclipped grey in sight: every colour read with confidence
+            # says something, if less reliably (printings differ).
+            sure = sure_any(m)
+            if not sure.any():
+                break
+        new = gains_between(cells[sure], target[m.index[sure]])
+        if np.allclose(new, gains, rtol=2e-3):
+            break  # m stays valid: the gains barely moved
+        gains = new
+        m = read(gains)
+    return Balance(gains, used, searched, m)
+
+
+def _search(
+    cells: np.ndarray,
+    palette: Palette,
+    g0: np.ndarray,
+    target: np.ndarray,
+    anchor: np.ndarray,
+    clip: np.ndarray,
+) -> np.ndarray:
+    """Try "cell i is anchor colour k" for every i, k and keep the best-explaining gains.
+
+    Only unclipped cells propose, and every colour may be proposed, not only
+    the greys: under a warm lamp the greys may all be clipped."""
+    obs = np.maximum(cells[~clip.any(axis=1)], _FLOOR)
+    if not len(obs):
+        return g0
+    hyp = (target[anchor][:, None, :] / obs[None, :, :]).reshape(-1, 3)
+    if not anchor.all():
+        hyp = np.vstack([hyp, (target[~anchor][:, None, :] / obs[None, :, :]).reshape(-1, 3)])
+    hyp = np.vstack([g0[None, :], hyp])
+    cost = frame_cost(cells, palette, hyp, g0, clip)
+    return np.asarray(hyp[int(np.argmin(cost))])

@@ -1,0 +1,182 @@
+"""A palette: the colours a camera can see on a board, as data.
+
+The values come from a TOML file (``calibration/palettes/*.toml``, loaded by
+``calibration.palette``) or from a calibration profile; vision code only
+ever receives a :class:`Palette`, never a colour written in code.
+
+Each entry has a one-character cell code (``R``, ``.``, ``L`` ...), a name for
+people, a nominal CIELAB colour (true L*a*b*, D65), a scatter (how far the
+same colour typically wanders between cells and frames, in ΔE), and two flags:
+``neutral`` (grey: safe to measure the light's colour on) and ``symbols`` (the
+printed symbols a cell of this colour may show, read by shape: ``X``, ``O``,
+``.`` for blank).
+
+A code may have several entries: *variants* of one thing that differ between
+copies of a game (a dark or an ivory board print). A reading picks whichever
+variant fits; telling two variants of one code apart is never "unsure". A
+calibration keeps only the variants it saw (:meth:`Palette.only`).
+
+>>> p = Palette.from_entries("demo", [
+...     Entry(".", "board", (90.0, 0.0, 2.0), neutral=True),
+...     Entry("R", "red", (45.0, 62.0, 40.0)),
+... ])
+>>> p.codes, p.neutral.tolist()
+(('.', 'R'), [True, False])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+# Shapes the symbol reader knows (vision.symbols); a palette lists which of them
+# a cell may show, using these letters as the cell codes they read as.
+SYMBOL_SHAPES = ("X", "O", ".")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One palette colour, as written in a palette file."""
+
+    code: str
+    name: str
+    lab: tuple[float, float, float]
+    neutral: bool = False
+    spread: float | None = None  # None: the palette's default
+    symbols: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """When a cell reads ``?``, and how strictly colours are compared.
+
+    ``max_distance``: ΔE from the best colour beyond which nothing fits.
+    ``min_margin``: ΔE by which the best must beat the second best.
+    ``lightness_weight``: weight of L* in ΔE (below 1 forgives shading).
+    ``spread``: default scatter of one colour, ΔE (sets the confidence scale).
+    ``drift``: how far a printing, a camera or a lamp may move a colour from
+    its nominal value, ΔE (used only when fitting a palette to one photo).
+    ``neutral_drift``: the same for the a*, b* of neutral colours: a grey
+    stays grey, which is what lets a fit find the colour of the light.
+    """
+
+    max_distance: float = 30.0
+    min_margin: float = 5.0
+    lightness_weight: float = 0.5
+    spread: float = 6.0
+    drift: float = 20.0
+    neutral_drift: float = 4.0
+
+
+@dataclass(frozen=True)
+class Palette:
+    """Arrays over the palette's K entries, in file order.
+
+    ``lab`` (K, 3) float64, ``spread`` (K,), ``neutral`` (K,) bool;
+    ``symbols[k]`` the symbol codes entry k may show ('' tuple: none).
+    """
+
+    name: str
+    codes: tuple[str, ...]
+    names: tuple[str, ...]
+    lab: np.ndarray
+    spread: np.ndarray
+    neutral: np.ndarray
+    symbols: tuple[tuple[str, ...], ...]
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    game: str | None = None
+
+    @classmethod
+    def from_entries(
+        cls,
+        name: str,
+        entries: Sequence[Entry],
+        thresholds: Thresholds | None = None,
+        game: str | None = None,
+    ) -> Palette:
+        th = thresholds or Thresholds()
+        if not entries:
+            raise ValueError(f"palette {name!r} has no colours")
+        codes = tuple(e.code for e in entries)
+        names = [e.name for e in entries]
+        if len(set(names)) != len(names):
+            raise ValueError(f"palette {name!r} repeats a colour name: {', '.join(names)}")
+        for e in entries:
+            if len(e.code) != 1 or e.code == "?":
+                raise ValueError(f"palette {name!r}: code {e.code!r} must be one character, not ?")
+            bad = [s for s in e.symbols if s not in SYMBOL_SHAPES]
+            if bad:
+                raise ValueError(
+                    f"palette {name!r}: {e.code!r} lists unknown symbols {bad}; "
+                    f"known: {' '.join(SYMBOL_SHAPES)}"
+                )
+        return cls(
+            name=name,
+            codes=codes,
+            names=tuple(e.name for e in entries),
+            lab=np.array([e.lab for e in entries], dtype=np.float64),
+            spread=np.array(
+                [th.spread if e.spread is None else e.spread for e in entries], dtype=np.float64
+            ),
+            neutral=np.array([e.neutral for e in entries], dtype=bool),
+            symbols=tuple(tuple(e.symbols) for e in entries),
+            thresholds=th,
+            game=game,
+        )
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def index(self, code: str) -> int:
+        """The first entry with this code."""
+        return self.codes.index(code)
+
+    def entries_of(self, code: str) -> list[int]:
+        """Every entry (variant) with this code."""
+        return [k for k, c in enumerate(self.codes) if c == code]
+
+    def entries_for(self, cell_code: str) -> list[int]:
+        """Entries a cell reading ``cell_code`` belongs to: its own code's
+        variants, or the entries whose printed symbols include it (LITS ``X``)."""
+        own = self.entries_of(cell_code)
+        return own or [k for k, s in enumerate(self.symbols) if cell_code in s]
+
+    @property
+    def code_ids(self) -> np.ndarray:
+        """(K,) int: entries with the same code share an id (variants)."""
+        unique = list(dict.fromkeys(self.codes))
+        return np.array([unique.index(c) for c in self.codes])
+
+    def only(self, keep: np.ndarray | Sequence[bool]) -> Palette:
+        """The palette restricted to the entries where ``keep`` is true."""
+        k = np.asarray(keep, dtype=bool)
+        if not k.any():
+            raise ValueError(f"palette {self.name!r}: cannot keep no colours")
+        idx = np.flatnonzero(k)
+        return replace(
+            self,
+            codes=tuple(self.codes[i] for i in idx),
+            names=tuple(self.names[i] for i in idx),
+            lab=self.lab[idx],
+            spread=self.spread[idx],
+            neutral=self.neutral[idx],
+            symbols=tuple(self.symbols[i] for i in idx),
+        )
+
+    def with_lab(self, lab: np.ndarray, spread: np.ndarray | None = None) -> Palette:
+        """The same palette with other colours (a fitted or learnt version)."""
+        lab = np.asarray(lab, dtype=np.float64).reshape(len(self), 3)
+        sp = self.spread if spread is None else np.asarray(spread, dtype=np.float64)
+        return replace(self, lab=lab, spread=sp)
+
+    @property
+    def cell_codes(self) -> str:
+        """Every code a reading with this palette can contain (``?`` included)."""
+        seen: list[str] = []
+        for code, syms in zip(self.codes, self.symbols, strict=True):
+            for c in syms or (code,):
+                if c not in seen:
+                    seen.append(c)
+        return "".join(seen) + "?"

@@ -1,0 +1,274 @@
+"""Fit a palette to one photo: reading a board with no calibration at all.
+
+"Point the camera at a finished board" must work with whatever lamp, camera
+and printing there is, where colours may sit 20-50 ΔE from their nominal
+values (a teal-looking green, a red that looks orange). What does not change
+is the board's structure: cells of one colour look alike, and different
+colours look different. So the fit is a clustering anchored on the palette:
+
+1. group the cells into tight clusters (complete linkage, at a few spreads);
+2. give every cluster a palette colour, minimising a MAP cost: cells of a
+   colour scatter by ``spread`` around that colour's true value, which sits
+   within ``drift`` of the nominal one (a Gaussian prior; for neutral colours
+   a*, b* only within ``neutral_drift``: grey stays grey, which is what pins
+   down the colour of the light). Two clusters that
+   share a colour pay for their spread apart; a cluster far from its nominal
+   colour pays ``distance² / (spread²/n + drift²)``, so one-to-one matches win
+   whenever clusters are distinct, even when each sits far from nominal;
+3. do this for each hypothesis of the light (start gains; "this cluster is
+   that neutral colour") and keep the cheapest;
+4. the fitted palette is each colour's posterior mean; colours not seen keep
+   their nominal value (under the fitted light).
+
+Distances use the palette's ΔE (L* scaled by ``lightness_weight``).
+
+>>> from vision.palette import Entry, Palette, Thresholds
+>>> from vision.colour import lab_to_linear
+>>> p = Palette.from_entries("demo", [Entry("W", "white", (95.0, 0.0, 0.0), neutral=True),
+...     Entry("R", "red", (40.0, 60.0, 30.0)), Entry("O", "orange", (60.0, 60.0, 70.0))],
+...     Thresholds(drift=25.0))
+>>> seen = np.array([[95.0, 0, 0], [75.0, 25, 45], [44.0, 62, 24]])  # orange looks salmon
+>>> cells = lab_to_linear(seen[[0, 1, 2, 1, 2, 2, 0, 1]])
+>>> fit = fit_palette(cells, p)
+>>> "".join(np.array(p.codes)[fit.assignment].tolist())
+'WORORRWO'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.classify import bounded_lab, clipped_channels, scores_linear
+from vision.colour import lab_to_linear, linear_to_lab
+from vision.constancy import gain_prior, gains_between
+from vision.palette import Palette
+
+# Clusters are cut where complete linkage exceeds this many spreads.
+CLUSTER_SPREADS = 2.5
+# A colour's fitted spread blends the palette's spread, weighted as this many
+# cells, with the scatter seen; never below this share of the palette's
+# spread (a tight cluster of three cells says little about the next one).
+SPREAD_PRIOR_CELLS = 4.0
+SPREAD_FLOOR = 0.4
+REFINE_STEPS = 3
+
+
+@dataclass(frozen=True)
+class Fit:
+    """``gains`` (3,) for linear RGB; ``palette`` the fitted palette (same codes);
+    ``assignment`` (N,) the palette entry of each cell's cluster; ``cluster`` (N,)
+    cluster ids; ``cost`` the MAP cost of the chosen hypothesis."""
+
+    gains: np.ndarray
+    palette: Palette
+    assignment: np.ndarray
+    cluster: np.ndarray
+    cost: float
+
+
+def clusters(points: np.ndarray, threshold: float) -> np.ndarray:
+    """Complete-linkage clusters of ``points`` (N, D): labels (N,) 0..C-1.
+
+    Every two points of a cluster lie within ``threshold`` of each other.
+
+    >>> clusters(np.array([[0.0], [1.0], [10.0], [11.5], [30.0]]), 3.0).tolist()
+    [0, 0, 1, 1, 2]
+    """
+    n = len(points)
+    d = np.linalg.norm(points[:, None, :] - points[None, :, :], axis=-1)
+    np.fill_diagonal(d, np.inf)
+    label = np.arange(n)
+    alive = np.ones(n, bool)
+    while alive.sum() > 1:
+        sub = np.where(alive[:, None] & alive[None, :], d, np.inf)
+        i, j = np.unravel_index(int(np.argmin(sub)), sub.shape)
+        if sub[i, j] > threshold:
+            break
+        i, j = min(i, j), max(i, j)
+        d[i, :] = d[:, i] = np.maximum(d[i, :], d[j, :])
+        d[i, i] = np.inf
+        alive[j] = False
+        label[label == j] = i
+    _, dense = np.unique(label, return_inverse=True)
+    return np.asarray(dense)
+
+
+class _Assigner:
+    """MAP assignment of clusters to palette entries (see the module docstring).
+
+    ``y`` (N, K, 3): each cell's colour (scaled Lab) as each entry would
+    explain it (they differ only for clipped cells, see
+    :func:`vision.classify.bounded_lab`)."""
+
+    def __init__(self, y: np.ndarray, cluster: np.ndarray, nominal: np.ndarray, pal: Palette):
+        c = int(cluster.max()) + 1
+        k = len(pal)
+        self.n = np.bincount(cluster, minlength=c).astype(np.float64)
+        self.s = np.zeros((c, k, 3))
+        np.add.at(self.s, cluster, y)
+        self.q = np.zeros((c, k))
+        np.add.at(self.q, cluster, (y**2).sum(axis=-1))
+        self.nominal = nominal
+        self.var = pal.spread**2
+        th = pal.thresholds
+        # Per entry and axis (L, a, b): how far the true colour may sit from nominal.
+        # y is in the scaled space (L* times lightness_weight): scale L's drift alike.
+        self.drift2 = np.full((k, 3), th.drift**2)
+        self.drift2[:, 0] *= th.lightness_weight**2
+        self.drift2[pal.neutral, 1:] = th.neutral_drift**2
+
+    def _stats(self, k: int, members: np.ndarray) -> tuple[float, np.ndarray, float]:
+        return self.n[members].sum(), self.s[members, k].sum(axis=0), self.q[members, k].sum()
+
+    def entry_cost(self, k: int, members: np.ndarray) -> float:
+        if not members.any():
+            return 0.0
+        n, s, q = self._stats(k, members)
+        within = q - float(s @ s) / n
+        off = s / n - self.nominal[k]
+        return float(within / self.var[k] + (off**2 / (self.var[k] / n + self.drift2[k])).sum())
+
+    def total(self, a: np.ndarray) -> float:
+        return sum(self.entry_cost(k, a == k) for k in range(len(self.nominal)))
+
+    def solve(self) -> tuple[np.ndarray, float]:
+        means = self.s / self.n[:, None, None]  # (C, K, 3)
+        dist = np.linalg.norm(means - self.nominal[None, :, :], axis=-1)
+        best_a, best_cost = None, np.inf
+        for a in (dist.argmin(axis=1), _greedy_one_to_one(dist)):
+            a, cost = self._descend(a.copy())
+            if cost < best_cost:
+                best_a, best_cost = a, cost
+        assert best_a is not None
+        return best_a, best_cost
+
+    def _descend(self, a: np.ndarray) -> tuple[np.ndarray, float]:
+        """Moves and swaps that lower the total cost, until none does."""
+        k_all = len(self.nominal)
+        cost = self.total(a)
+        while True:
+            best, best_a = cost, None
+            for c in range(len(a)):
+                for k in range(k_all):
+                    if k != a[c]:
+                        trial = a.copy()
+                        trial[c] = k
+                        t = self.total(trial)
+                        if t < best - 1e-9:
+                            best, best_a = t, trial
+                for c2 in range(c + 1, len(a)):
+                    if a[c2] != a[c]:
+                        trial = a.copy()
+                        trial[c], trial[c2] = a[c2], a[c]
+                        t = self.total(trial)
+                        if t < best - 1e-9:
+                            best, best_a = t, trial
+            if best_a is None:
+                return a, cost
+            a, cost = best_a, best
+
+    def posterior(self, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each entry's posterior mean (K, 3) and spread (K,); the prior where unused.
+
+        A colour seen as a tight cluster (white stickers) gets a small spread,
+        a colour that wanders (yellow under a bright lamp) a large one, so a
+        cell between them goes to the one it is typical of."""
+        mean_out = self.nominal.copy()
+        var_out = self.var.copy()
+        for k in range(len(mean_out)):
+            members = a == k
+            if members.any():
+                n, s, q = self._stats(k, members)
+                mean = s / n
+                w = n / self.var[k]
+                prior = 1 / self.drift2[k]
+                mean_out[k] = (w * mean + self.nominal[k] * prior) / (w + prior)
+                within = q - float(s @ s) / n
+                var_out[k] = (SPREAD_PRIOR_CELLS * self.var[k] + within) / (SPREAD_PRIOR_CELLS + n)
+        spread = np.maximum(np.sqrt(var_out), SPREAD_FLOOR * np.sqrt(self.var))
+        return mean_out, spread
+
+
+def _greedy_one_to_one(dist: np.ndarray) -> np.ndarray:
+    """Closest (cluster, entry) pairs first, each entry used once while any is free."""
+    c_n, k_n = dist.shape
+    a = np.full(c_n, -1)
+    used: set[int] = set()
+    for flat in np.argsort(dist, axis=None):
+        c, k = divmod(int(flat), k_n)
+        if a[c] < 0 and (k not in used or len(used) == k_n):
+            a[c] = k
+            used.add(k)
+    return a
+
+
+def fit_palette(
+    linear: np.ndarray,
+    palette: Palette,
+    start: np.ndarray | None = None,
+    clipped: np.ndarray | None = None,
+) -> Fit:
+    """Fit ``palette`` to the cells ``linear`` (..., 3) of one photo (camera linear RGB).
+
+    Clipped clusters (a white board under a warm lamp: a channel at full
+    scale) do not propose the light's colour: their true colour is unknown."""
+    cells = np.asarray(linear, dtype=np.float64).reshape(-1, 3)
+    clip = (clipped_channels(cells) if clipped is None else np.asarray(clipped)).reshape(-1, 3)
+    th = palette.thresholds
+    scale = np.array([th.lightness_weight, 1.0, 1.0])
+    g0 = np.ones(3) if start is None else np.asarray(start, dtype=np.float64)
+    nominal_lin = lab_to_linear(palette.lab)
+    nominal = palette.lab * scale
+
+    cluster = clusters(linear_to_lab(cells * g0) * scale, CLUSTER_SPREADS * th.spread)
+    n_c = int(cluster.max()) + 1
+    mean_lin = np.array([cells[cluster == c].mean(axis=0) for c in range(n_c)])
+    anchor = np.flatnonzero(palette.neutral) if palette.neutral.any() else range(len(palette))
+    hypotheses = [g0] + [
+        gains_between(mean_lin[c : c + 1], nominal_lin[k : k + 1])
+        for c in range(n_c)
+        if not clip[cluster == c].any()
+        for k in anchor
+    ]
+
+    best: tuple[float, np.ndarray, np.ndarray, _Assigner] | None = None
+    for g in hypotheses:
+        y = bounded_lab(cells, g, palette, clip) * scale
+        assigner = _Assigner(y, cluster, nominal, palette)
+        a, cost = assigner.solve()
+        cost += float(gain_prior(g, g0))
+        if best is None or cost < best[0]:
+            best = (cost, g, a, assigner)
+    assert best is not None
+    cost, gains, a, assigner = best
+    mean, spread = assigner.posterior(a)
+    fitted = palette.with_lab(mean / scale, spread)
+    assignment = a[cluster]
+    # Clusters were cut by a fixed rule; now let single cells move to the
+    # colour they are most typical of, and re-estimate (hard EM).
+    y = bounded_lab(cells, gains, palette, clip) * scale
+    per_cell = _Assigner(y, np.arange(len(cells)), nominal, palette)
+    for _ in range(REFINE_STEPS):
+        moved = scores_linear(cells, gains, fitted, clip).argmin(axis=-1)
+        if np.array_equal(moved, assignment):
+            break
+        assignment = moved
+        mean, spread = per_cell.posterior(assignment)
+        fitted = palette.with_lab(mean / scale, spread)
+    keep = seen_variants(palette, assignment)
+    return Fit(gains, fitted.only(keep), assignment, cluster, cost)
+
+
+def seen_variants(palette: Palette, assignment: np.ndarray) -> np.ndarray:
+    """(K,) bool: entries to keep after seeing cells assigned to ``assignment``.
+
+    Where a code has several variants (a dark and an ivory board print) and
+    at least one was seen, the unseen ones go: they would only attract cells
+    of other colours. Codes not seen at all keep every variant."""
+    used = np.zeros(len(palette), bool)
+    used[np.unique(assignment)] = True
+    ids = palette.code_ids
+    code_seen = np.array([used[ids == i].any() for i in ids])
+    return np.asarray(used | ~code_seen)

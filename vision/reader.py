@@ -1,0 +1,143 @@
+"""Read every cell of a rectified board: ``read_cells`` -> :class:`Reading`.
+
+This is what the tracker calls on every still frame, so it is stateless and
+fast: features (:mod:`vision.cells`), the light's colour
+(:mod:`vision.constancy`, or a full palette fit for an uncalibrated single
+photo, :mod:`vision.palette_fit`), classification (:mod:`vision.classify`),
+and the printed symbol on cells that carry one (:mod:`vision.symbols`).
+
+>>> from vision.palette import Entry, Palette
+>>> from vision.colour import lab_to_bgr
+>>> p = Palette.from_entries("demo", [Entry(".", "board", (90.0, 0.0, 2.0), neutral=True),
+...     Entry("R", "red", (45.0, 62.0, 40.0)), Entry("B", "blue", (36.0, 18.0, -53.0))])
+>>> board = np.zeros((60, 90, 3), np.uint8)
+>>> for (r, c), k in np.ndenumerate(np.array([[0, 1, 2], [2, 0, 1]])):
+...     board[r * 30:(r + 1) * 30, c * 30:(c + 1) * 30] = lab_to_bgr(p.lab[k]).round()
+>>> print(read_cells(board, 2, 3, p))
+.RB
+B.R
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.cells import cell_linear
+from vision.classify import Match, clipped_channels, match, scores_linear
+from vision.colour import linear_to_lab
+from vision.constancy import balance
+from vision.palette import Palette
+from vision.palette_fit import fit_palette
+from vision.shading import estimate_field
+from vision.symbols import read_symbols
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one frame shows, cell by cell.
+
+    ``codes`` (rows, cols) one-character strings (``?`` = unsure);
+    ``confidence`` (rows, cols) 0..1; ``lab`` (rows, cols, 3) each cell's
+    CIELAB colour after white balance (what a profile learns from);
+    ``entry`` (rows, cols) int, the palette entry each cell is closest to
+    (even when unsure); ``distance`` and ``margin`` (rows, cols) in ΔE;
+    ``gains`` (3,) the white balance used (linear R, G, B); ``palette`` the
+    palette the cells were matched against (fitted, for a single photo).
+    """
+
+    codes: np.ndarray
+    confidence: np.ndarray
+    lab: np.ndarray
+    entry: np.ndarray
+    distance: np.ndarray
+    margin: np.ndarray
+    gains: np.ndarray
+    palette: Palette
+
+    @property
+    def rows(self) -> list[str]:
+        """Board text lines, top row first (the DESIGN.md contract)."""
+        return ["".join(row) for row in self.codes.tolist()]
+
+    def __str__(self) -> str:
+        return "\n".join(self.rows)
+
+    def unsure(self) -> list[tuple[int, int]]:
+        """Cells that read ``?``, as (row, col)."""
+        return [(int(r), int(c)) for r, c in np.argwhere(self.codes == "?")]
+
+
+def read_cells(
+    rectified_bgr: np.ndarray,
+    rows: int,
+    cols: int,
+    palette: Palette,
+    *,
+    gains: np.ndarray | None = None,
+    fit: bool = False,
+    shading: bool = True,
+    inset: float = 0.2,
+) -> Reading:
+    """Read a rectified board (BGR uint8, borders = the grid's outer edges).
+
+    ``gains``: white balance to start from (a profile's, or the last frame's);
+    each frame is still corrected from its own neutral cells.
+    ``fit``: fit the palette to this photo first (no calibration: a single
+    photo of a finished board); slower (tens of milliseconds), not per frame.
+    ``shading``: correct uneven brightness across the board first.
+    """
+    linear = cell_linear(rectified_bgr, rows, cols, inset)
+    clipped = clipped_channels(linear)
+    if shading:
+        linear = linear / estimate_field(linear)[..., None]
+    used_gains, used_palette, m = _read_colours(linear, clipped, palette, gains, fit)
+    lab = linear_to_lab(linear * used_gains)
+    codes = m.codes()
+    confidence = m.confidence
+    with_symbols = [k for k, s in enumerate(used_palette.symbols) if s]
+    if with_symbols:
+        codes, confidence = _add_symbols(
+            rectified_bgr, rows, cols, used_palette, m.index, codes, confidence
+        )
+    return Reading(codes, confidence, lab, m.best, m.distance, m.margin, used_gains, used_palette)
+
+
+def _read_colours(
+    linear: np.ndarray,
+    clipped: np.ndarray,
+    palette: Palette,
+    gains: np.ndarray | None,
+    fit: bool,
+) -> tuple[np.ndarray, Palette, Match]:
+    """White balance (or a whole palette fit) and classification of cell colours."""
+    if not fit:
+        b = balance(linear, palette, start=gains, clipped=clipped)
+        return b.gains, palette, b.match.reshaped(linear.shape[:-1])
+    fitted = fit_palette(linear, palette, start=gains, clipped=clipped)
+    s = scores_linear(linear, fitted.gains, fitted.palette, clipped)
+    return fitted.gains, fitted.palette, match(None, fitted.palette, s)
+
+
+def _add_symbols(
+    rectified_bgr: np.ndarray,
+    rows: int,
+    cols: int,
+    palette: Palette,
+    index: np.ndarray,
+    codes: np.ndarray,
+    confidence: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Replace the code of cells whose colour carries printed symbols by the symbol read."""
+    sym, sym_conf = read_symbols(rectified_bgr, rows, cols)
+    codes = codes.copy()
+    confidence = confidence.copy()
+    for k, allowed in enumerate(palette.symbols):
+        if not allowed:
+            continue
+        here = index == k
+        ok = np.isin(sym, list(allowed))
+        codes[here] = np.where(ok[here], sym[here], "?")
+        confidence[here] = np.minimum(confidence[here], sym_conf[here])
+    return codes, confidence

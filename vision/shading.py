@@ -1,0 +1,109 @@
+"""Uneven light across the board: a smooth brightness field, fitted and divided out.
+
+A lamp to one side, vignetting and a soft shadow make one board's cells
+brighter on one side than the other. That changes brightness, not the
+light's colour, so it is one multiplicative field ``s(x, y)`` on all three
+linear channels, and it leaves each cell's *chromaticity* (the ratios
+between its channels) alone. That gives a way to measure the field before
+anything is read:
+
+1. group cells by chromaticity (log-chromaticity, which shading cannot move);
+2. within a group, cells are mostly one material, so their log-luminance is
+   the group's level plus the field: ``log Y_i = level_g + f(x_i, y_i)``;
+3. fit the levels and a low-order polynomial ``f`` (a plane, or a quadratic
+   when enough cells) together, with a robust loss: cells of another
+   material that share the chromaticity (a grey tile or a black tile among
+   the empty board cells, all grey) are outliers and do not bend it.
+
+>>> rows, cols = 4, 5
+>>> field = np.exp(-0.4 * np.linspace(0, 1, cols))[None, :].repeat(rows, 0)
+>>> red, white = np.array([0.5, 0.05, 0.04]), np.array([0.7, 0.7, 0.7])
+>>> cells = np.where(np.arange(cols)[None, :, None] % 2 == 0, red, white) * field[..., None]
+>>> est = estimate_field(cells)
+>>> bool(np.allclose(est / est.mean(), field / field.mean(), atol=1e-3))
+True
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+
+# Cells needed before the quadratic terms are trusted (else a plane).
+QUADRATIC_CELLS = 16
+# Huber scale for the robust fit, in natural-log units (~12% brightness).
+HUBER = 0.12
+IRLS_STEPS = 6
+TUKEY = 3.0  # biweight cut-off, in Huber scales
+# Cells whose log-chromaticities differ by less than this are one material.
+CHROMA_LINK = 0.12
+_LUMA = np.array([0.2126729, 0.7151522, 0.0721750])  # Y of linear sRGB
+_FLOOR = 2e-3  # linear level below which chromaticity is noise
+
+
+def luminance(linear: np.ndarray) -> np.ndarray:
+    """Relative luminance Y of linear sRGB (..., 3)."""
+    return np.asarray(np.asarray(linear, dtype=np.float64) @ _LUMA)
+
+
+@cache
+def _design(rows: int, cols: int, quadratic: bool) -> np.ndarray:
+    """Polynomial terms of each cell's centre, no constant: (rows*cols, T)."""
+    y, x = np.mgrid[0:rows, 0:cols].astype(np.float64)
+    x = ((x + 0.5) / cols - 0.5).ravel()
+    y = ((y + 0.5) / rows - 0.5).ravel()
+    terms = [x, y]
+    if quadratic:
+        terms += [x * x, y * y, x * y]
+    return np.stack(terms, axis=1)
+
+
+def chroma_groups(linear: np.ndarray, link: float = CHROMA_LINK) -> np.ndarray:
+    """Single-linkage groups of cells (N, 3) by log-chromaticity: labels (N,)."""
+    lg = np.log(np.maximum(linear, _FLOOR))
+    chroma = lg - lg.mean(axis=1, keepdims=True)
+    d = np.abs(chroma[:, None, :] - chroma[None, :, :]).max(axis=-1)
+    # Connected components of the "closer than link" graph: square the
+    # reachability matrix until it stops growing (log2(N) products).
+    reach = (d < link).astype(np.float32)
+    while True:
+        grown = ((reach @ reach) > 0).astype(np.float32)
+        if np.array_equal(grown, reach):
+            break
+        reach = grown
+    first = reach.argmax(axis=1)  # lowest-numbered member of each cell's component
+    _, dense = np.unique(first, return_inverse=True)
+    return np.asarray(dense)
+
+
+def estimate_field(linear: np.ndarray) -> np.ndarray:
+    """The brightness field (rows, cols), geometric mean 1, from cells (rows, cols, 3).
+
+    Ones when the board gives no evidence (every cell a material of its own)."""
+    rows, cols = linear.shape[:2]
+    cells = np.asarray(linear, dtype=np.float64).reshape(-1, 3)
+    y = np.log(np.maximum(luminance(cells), 1e-6))
+    group = chroma_groups(cells)
+    n_g = int(group.max()) + 1
+    sizes = np.bincount(group, minlength=n_g)
+    use = (sizes[group] >= 2) & (cells.max(axis=1) < 0.955) & (cells.max(axis=1) > _FLOOR * 5)
+    if use.sum() < 4:
+        return np.ones((rows, cols))
+    poly = _design(rows, cols, quadratic=use.sum() >= QUADRATIC_CELLS)
+    levels = np.eye(n_g)[group]
+    a = np.hstack([levels, poly])[use]
+    b = y[use]
+    w = np.ones(len(b))
+    coef = np.zeros(a.shape[1])
+    ridge = 1e-9 * np.eye(a.shape[1])  # keeps the normal equations solvable
+    for step in range(IRLS_STEPS):
+        aw = a * w[:, None]
+        coef = np.linalg.solve(a.T @ aw + ridge, aw.T @ b)
+        resid = np.abs(b - a @ coef)
+        if step < 2:  # Huber first, to get near the answer from anywhere
+            w = np.where(resid <= HUBER, 1.0, HUBER / np.maximum(resid, 1e-12))
+        else:  # then Tukey's biweight, which ignores other materials entirely
+            w = np.clip(1 - (resid / (TUKEY * HUBER)) ** 2, 0.0, None) ** 2
+    f = poly @ coef[n_g:]
+    return np.asarray(np.exp(f - f.mean()).reshape(rows, cols))
