@@ -53,6 +53,7 @@ class WebServer:
             clear_untrusted_proxy_headers=True,
         )
         self._thread: threading.Thread | None = None
+        self._stopping = threading.Event()
 
     @property
     def host(self) -> str:
@@ -70,8 +71,17 @@ class WebServer:
         return f"http://{host}:{self.port}/"
 
     def serve_forever(self) -> None:
+        """Run the network loop in this thread until :meth:`stop`. The loop
+        owns the sockets, so it also closes them on the way out."""
         log.info("serving the page at %s", self.url)
-        self._server.run()
+        adj = self._server.adj
+        try:
+            while not self._stopping.is_set():
+                self._server.asyncore.loop(
+                    timeout=0.25, map=self._map, use_poll=adj.asyncore_use_poll, count=1
+                )
+        finally:
+            self._close_all()
 
     def start(self) -> threading.Thread:
         self._thread = threading.Thread(target=self.serve_forever, name="web", daemon=True)
@@ -80,11 +90,17 @@ class WebServer:
 
     def stop(self, timeout: float = 5.0) -> None:
         """End every stream, close every connection, stop the threads."""
-        self.table.close()
+        self.table.close()  # event and camera streams return at once
+        self._stopping.set()
+        if self._thread is not None and self._thread.is_alive():
+            with contextlib.suppress(OSError):  # wake the loop now, not in 0.25 s
+                self._server.pull_trigger()
+            self._thread.join(timeout=timeout)
+        else:
+            self._close_all()
         self._server.task_dispatcher.shutdown(timeout=timeout)
-        self._server.close()
+
+    def _close_all(self) -> None:
         for channel in list(self._map.values()):
             with contextlib.suppress(OSError):  # already gone
                 channel.close()
-        if self._thread is not None:
-            self._thread.join(timeout=timeout)

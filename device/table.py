@@ -541,11 +541,16 @@ class Table:
         if not isinstance(jpeg, bytes | bytearray) or not jpeg.startswith(b"\xff\xd8"):
             raise TableError("bad_snapshot", "a snapshot must be JPEG bytes")
         checked = _corners(corners)
+        size = jpeg_size(bytes(jpeg))
+        if size is None:
+            raise TableError("bad_snapshot", "a snapshot must be JPEG bytes")
         with self._lock:
             self._calibration_jpeg = bytes(jpeg)
             self._calibration.update(
                 step="check",
                 corners=checked,
+                width=size[0],
+                height=size[1],
                 grid=[int(grid[0]), int(grid[1])],
                 cells=list(cells) if cells is not None else None,
                 image=len(jpeg),
@@ -639,7 +644,44 @@ def _overrule_action(
 
 
 def _empty_calibration() -> dict[str, Any]:
-    return {"step": "idle", "corners": None, "grid": None, "cells": None, "image": 0, "t": None}
+    return {
+        "step": "idle",
+        "corners": None,
+        "width": None,
+        "height": None,
+        "grid": None,
+        "cells": None,
+        "image": 0,
+        "t": None,
+    }
+
+
+def jpeg_size(jpeg: bytes) -> tuple[int, int] | None:
+    """``(width, height)`` from a JPEG's frame header, or None if it has none.
+
+    >>> jpeg_size(bytes.fromhex("ffd8ffc0000b080020004003012200ffd9"))
+    (64, 32)
+    """
+    if not jpeg.startswith(b"\xff\xd8"):
+        return None
+    i = 2
+    while i + 4 <= len(jpeg):
+        if jpeg[i] != 0xFF:
+            return None
+        marker = jpeg[i + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        length = int.from_bytes(jpeg[i + 2 : i + 4], "big")
+        # SOF0..SOF15 carry the size, except DHT (C4), JPG (C8) and DAC (CC)
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            if i + 9 > len(jpeg):
+                return None
+            height = int.from_bytes(jpeg[i + 5 : i + 7], "big")
+            width = int.from_bytes(jpeg[i + 7 : i + 9], "big")
+            return (width, height) if width and height else None
+        i += 2 + length
+    return None
 
 
 def _cells(cells: Any) -> list[list[int]]:

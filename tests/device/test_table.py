@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import threading
 
+import cv2
+import numpy as np
 import pytest
 
 from device.hub import Message
@@ -219,7 +221,14 @@ def test_the_pin_is_made_once_and_kept(path):
 
 # -- camera side -------------------------------------------------------------
 
-JPEG = b"\xff\xd8\xff\xe0" + b"0" * 100 + b"\xff\xd9"
+
+def _jpeg(width: int = 320, height: int = 300) -> bytes:
+    ok, buf = cv2.imencode(".jpg", np.full((height, width, 3), 90, np.uint8))
+    assert ok
+    return buf.tobytes()
+
+
+JPEG = _jpeg()
 
 
 def test_camera_status_is_published_only_when_it_changes(table):
@@ -294,12 +303,8 @@ def test_the_calibration_wizard_hooks(table):
     corners = [[10, 12], [300, 15], [295, 290], [8, 280]]
     table.calibration_snapshot(JPEG, corners, (6, 6), cells=["......"] * 6)
     state = table.calibration()
-    assert state["step"] == "check" and state["corners"] == [
-        [10.0, 12.0],
-        [300.0, 15.0],
-        [295.0, 290.0],
-        [8.0, 280.0],
-    ]
+    assert (state["step"], state["width"], state["height"]) == ("check", 320, 300)
+    assert state["corners"] == [[10.0, 12.0], [300.0, 15.0], [295.0, 290.0], [8.0, 280.0]]
     assert table.calibration_image() == JPEG
     table.calibration_corners([[11, 12], [300, 15], [295, 290], [8, 280]])
     assert table.calibration()["step"] == "waiting"
@@ -333,3 +338,76 @@ def test_subscribers_catch_up_from_their_last_event_id(table):
     late = table.subscribe(first.id)
     assert not late.resync
     assert [m.kind for m in late.next(timeout=1)] == ["alert", "game"]
+
+
+# -- BITS ------------------------------------------------------------------
+
+BITS_SETUP = {"players": ["Ann", "Bo"], "seed": 1, "tasks": ["square"]}
+
+
+def start_tiles(table: Table) -> None:
+    """Both players drop their starting tile flat in the bottom-left corner."""
+    for player in table.state()["view"]["players"]:
+        table.apply(
+            {
+                "type": "place",
+                "player": player["index"],
+                "drop": {"tile": player["start_tile"], "orientation": "horizontal", "column": 0},
+            }
+        )
+
+
+def test_a_bits_game_records_seed_and_placements_and_resumes(table, path):
+    table.new_game("bits", {"players": ["Ann", "Bo"]})
+    seed = table.record().setup["seed"]
+    assert isinstance(seed, int)  # the engine picked it; the record keeps it
+    start_tiles(table)
+    view = table.state()["view"]
+    assert view["phase"] == "build" and view["card"]
+    assert view["players"][0]["board"][5][:2] != ".."
+    assert restart(path).state()["view"] == view
+
+
+def test_a_bits_illegal_board_is_kept_overruled_and_replayed(table, path):
+    table.new_game("bits", BITS_SETUP)
+    start_tiles(table)
+    view = table.state()["view"]
+    board = view["players"][0]["board"]
+    # the card's tile held flat in row 4 over an empty column pair: mid-air
+    floating = [*board[:3], f"..{view['card']}..", *board[4:]]
+    events = table.apply({"type": "place", "player": 0, "rows": floating})
+    assert events[0]["type"] == "illegal" and events[0]["reason"] == "mid_air"
+    [alert] = table.alerts()
+    assert alert["player"] == 0 and alert["can_overrule"]
+    assert [3, 2] in alert["cells"] and [3, 3] in alert["cells"]
+    # BITS records the refused board (the engine keeps it for the overrule)
+    assert table.state()["view"]["players"][0]["board"] == board
+    result = table.resolve_alert(alert["id"], "overrule")
+    assert result["events"][0]["overruled"] is True
+    assert table.state()["view"]["players"][0]["board"] == floating
+    again = restart(path)
+    assert again.state()["view"] == table.state()["view"]
+    # undo is an action in BITS: recorded as one, replayed as one
+    table.undo()
+    assert table.state()["view"]["players"][0]["board"] == board
+    assert restart(path).state()["view"]["players"][0]["board"] == board
+
+
+def test_a_tapped_cell_is_corrected_and_kept(table, path):
+    table.new_game("bits", BITS_SETUP)
+    start_tiles(table)
+    before = table.state()["view"]["players"][1]["board"]
+    events = table.correct_cell(1, [5, 0], "Y")
+    assert events[0]["type"] == "board_corrected"
+    after = restart(path).state()["view"]["players"][1]["board"]
+    assert after[5][0] == "Y" and after[5][1:] == before[5][1:]
+    with pytest.raises(ActionError):
+        table.correct_cell(1, [9, 9], "Y")
+
+
+def test_a_lits_symbol_is_corrected(table):
+    table.new_game("lits", LITS_SETUP)
+    layout = table.state()["view"]["layout"]
+    assert layout[0][1] == "."
+    table.correct_cell(0, [0, 1], "O")
+    assert table.state()["view"]["layout"][0][1] == "O"
