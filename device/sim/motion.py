@@ -184,6 +184,14 @@ class Choreographer:
 
         release = enter + set_down
         hold_until = release + slide if push else release
+        # a hand that lets go stays near the top of the ramp, backing off
+        let_go, let_go_h = self._grip(self._centre_mm(piece, path[0]), 0.0, shoulder)
+        backward = (shoulder - let_go) / np.linalg.norm(shoulder - let_go)
+
+        def backing_off(x: float) -> HandPose:
+            return self._hand(
+                let_go + backward * 40 * x, let_go_h + 25 * x, shoulder, 1.0 - 0.7 * x
+            )
 
         def moment(t: float) -> Moment:
             shift, lift = tile_at(t)
@@ -200,30 +208,22 @@ class Choreographer:
                 palm, h = self._grip(centre, lift, shoulder)
                 hand = self._hand(palm, h, shoulder, 1.0)
             else:
-                palm, h = self._grip(centre, lift, shoulder)
-                back = min((t - hold_until) / 0.35, 1.0)
-                hand = self._hand(
-                    palm + (shoulder - palm) / np.linalg.norm(shoulder - palm) * 40 * back,
-                    h + 25 * back,
-                    shoulder,
-                    1.0 - 0.7 * back,
-                )
+                hand = backing_off(min((t - hold_until) / 0.35, 1.0))
             return Moment((Placed(piece, shift, lift),), (hand,), bump, True)
 
         t0 = self.script.add_clip(release + slide, before, moment)
-        rest_t = t0 + release + slide
         self.resting = (*before, piece)
-        # the hand leaves after the piece is down
-        last_palm, last_h = self._grip(self._centre_mm(piece, path[-1]), 0.0, shoulder)
+        # the hand leaves after the piece is down, from where it is
         if push:
-            start_palm, start_h, start_curl = last_palm, last_h, 1.0
+            start_palm, start_h = self._grip(self._centre_mm(piece, path[-1]), 0.0, shoulder)
+            start_curl = 1.0
         else:
-            retreat = min(slide / 0.35, 1.0)
-            start_palm = (
-                last_palm
-                + (shoulder - last_palm) / np.linalg.norm(shoulder - last_palm) * 40 * retreat
+            pose = backing_off(min(slide / 0.35, 1.0))
+            start_palm, start_h, start_curl = (
+                np.array([pose.x_mm, pose.y_mm]),
+                pose.height_mm,
+                pose.curl,
             )
-            start_h, start_curl = last_h + 25 * retreat, 1.0 - 0.7 * retreat
         leave = self.rng.uniform(0.6, 0.9)
         end_palm = self._away(start_palm, shoulder)
 
@@ -234,6 +234,7 @@ class Choreographer:
             return Moment((), (hand,), bump, True)
 
         self.script.add_event(t0, "hand_in")
+        rest_t = self.script.add_clip(leave, self.resting, going)  # the piece rests from here
         self.script.add_event(
             rest_t,
             "placed",
@@ -241,8 +242,7 @@ class Choreographer:
             codes="".join(piece.codes),
             **event,
         )
-        t1 = self.script.add_clip(leave, self.resting, going)
-        self.script.add_event(t1 + leave, "hand_out")
+        self.script.add_event(rest_t + leave, "hand_out")
         return rest_t
 
     def take_back(self, piece: Piece, **event: Any) -> float:

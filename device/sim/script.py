@@ -95,4 +95,4 @@ class Script:
         return start
 
     def add_event(self, t: float, kind: str, **fields: Any) -> None:
-        self.events.append({"t": round(t, 6), "kind": kind, **fields})
+        self.events.append({"t": t, "kind": kind, **fields})

@@ -116,7 +116,9 @@ class SimulatedSource(FrameSource):
             "grid": [self.script.board.rows, self.script.board.cols],
             "t": stream_t,
             **shot.truth,
-            "moving": moment.in_motion,
+            # something visibly moves: a piece, a hand in view, the camera
+            "moving": bool(moment.moving)
+            or (moment.in_motion and (shot.truth["hand"] or not moment.hands)),
             "events": events,
         }
         return Frame(image=shot.image, t=stream_t, index=index, meta=meta)

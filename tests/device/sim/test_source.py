@@ -76,3 +76,26 @@ def test_open_source_sim_spec() -> None:
         open_source("sim:bits,colour=red")
     with pytest.raises(ValueError, match="no simulated game"):
         open_source("sim:chess")
+
+
+def test_realtime_paces_reads_on_the_stream_clock(monkeypatch) -> None:
+    """With ``realtime`` each frame waits until it is due (a fake clock here,
+    so the test measures the pacing, not the machine)."""
+    import device.sources.simulated as simulated
+
+    clock = {"now": 100.0}
+    sleeps: list[float] = []
+
+    def sleep(seconds: float) -> None:
+        sleeps.append(seconds)
+        clock["now"] += seconds
+
+    monkeypatch.setattr(simulated.time, "monotonic", lambda: clock["now"])
+    monkeypatch.setattr(simulated.time, "sleep", sleep)
+    source = SimulatedSource(lits_game(2, moves=1), fps=4, size=(64, 48), realtime=True)
+    for _ in range(4):
+        source.read()
+    assert sleeps == pytest.approx([0.25, 0.25, 0.25])
+    clock["now"] += 1.0  # a slow consumer: no waiting, frames are already due
+    source.read()
+    assert len(sleeps) == 3
