@@ -291,7 +291,7 @@ class Renderer:
         the frame is the cached still frame of the resting pieces."""
         pose = self._pose(scene.bump)
         lit = self._still(pose, scene.bump, scene.resting)
-        hand_mask = None
+        hands = None
         if scene.moving or scene.hands:
             layer = (
                 HandsLayer(pose.camera, scene.hands, self.tabletop.light) if scene.hands else None
@@ -304,7 +304,6 @@ class Renderer:
                 )
                 if b
             ]
-            hand_mask = np.zeros(self.size[::-1], np.uint8)
             if boxes:
                 x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
                 x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
@@ -321,21 +320,30 @@ class Renderer:
                     borderMode=cv2.BORDER_TRANSPARENT,
                 )
                 if layer is not None:
-                    hand_mask[y0:y1, x0:x1] = layer.draw(window, (x0, y0))
+                    hands = ((x0, y0, x1, y1), layer.draw(window, (x0, y0)))
                 lit = lit.copy()
                 lit[y0:y1, x0:x1] = self._light(window, pose.light, (x0, y0, x1, y1))
         frame = self.sensor.capture(lit, t, index)
-        return Shot(frame, self._truth(scene, pose, hand_mask))
+        return Shot(frame, self._truth(scene, pose, hands))
 
-    def _truth(self, scene: Scene, pose: _Pose, hand_mask: np.ndarray | None) -> dict[str, Any]:
+    def _truth(
+        self,
+        scene: Scene,
+        pose: _Pose,
+        hands: tuple[tuple[int, int, int, int], np.ndarray] | None,
+    ) -> dict[str, Any]:
+        """What is true in the frame; ``hands`` is the window the hands were
+        drawn in and their mask there."""
         n = self.board.rows * self.board.cols
         covered = np.zeros(n, np.float64)
-        hand_visible = False
-        if hand_mask is not None:
-            hit = hand_mask > 0
+        hand_visible = hand_over = False
+        if hands is not None:
+            (x0, y0, x1, y1), mask = hands
+            hit = mask > 0
             hand_visible = bool(hit.any())
-            counts = np.bincount(pose.labels[hit], minlength=n + 1)[1:]
+            counts = np.bincount(pose.labels[y0:y1, x0:x1][hit], minlength=n + 1)[1:]
             covered = counts / np.maximum(pose.cell_area, 1)
+            hand_over = bool(counts.sum() > 0)
         for placed in scene.moving:
             for r, c in placed.piece.cells:
                 rr, cc = r + placed.shift[0], c + placed.shift[1]
@@ -348,7 +356,6 @@ class Renderer:
             [int(i // self.board.cols), int(i % self.board.cols)]
             for i in np.flatnonzero(covered >= OCCLUDED_SHARE)
         ]
-        hand_over = hand_mask is not None and bool(np.any((hand_mask > 0) & (pose.labels > 0)))
         return {
             "corners": np.round(pose.corners, 3).tolist(),
             "board": scene.board_text(self.board).splitlines(),

@@ -69,7 +69,8 @@ class Sensor:
         image = lit
         if c.blur > 0:
             image = cv2.GaussianBlur(image, (0, 0), c.blur)
-        metered = float(np.mean(cv2.mean(image)[:3])) if c.auto_exposure > 0 else 128.0
+        # metering on every 4th pixel is plenty for a mean
+        metered = float(image[::4, ::4].mean()) if c.auto_exposure > 0 else 128.0
         gain = self.exposure(t, metered)
         if abs(gain - 1.0) > 1e-4:
             image = cv2.convertScaleAbs(image, alpha=gain)
