@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import socket
 import threading
 from typing import Any
 
@@ -25,6 +26,18 @@ from device.table import Table
 log = logging.getLogger(__name__)
 
 DEFAULT_THREADS = 40
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network, or None when offline.
+    (A UDP "connect" sends nothing; it only asks the kernel for a route.)"""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        try:
+            s.connect(("192.168.255.255", 9))
+            addr = str(s.getsockname()[0])
+        except OSError:
+            return None
+    return None if addr.startswith("127.") else addr
 
 
 class WebServer:
@@ -70,6 +83,15 @@ class WebServer:
             host = f"[{host}]"
         return f"http://{host}:{self.port}/"
 
+    def banner(self) -> str:
+        """What the console says at start: where phones go, and the PIN
+        (the companion's own screen is the only place it is shown)."""
+        host = self.host
+        if host in ("0.0.0.0", "::", ""):
+            host = lan_address() or socket.gethostname() + ".local"
+        url = f"http://{host}:{self.port}/"
+        return f"tilewatch: open {url} on the phones; table PIN {self.table.pin}"
+
     def serve_forever(self) -> None:
         """Run the network loop in this thread until :meth:`stop`. The loop
         owns the sockets, so it also closes them on the way out."""
@@ -91,6 +113,8 @@ class WebServer:
     def stop(self, timeout: float = 5.0) -> None:
         """End every stream, close every connection, stop the threads."""
         self.table.close()  # event and camera streams return at once
+        # let the request threads finish while the loop still sends for them
+        self._server.task_dispatcher.shutdown(timeout=timeout)
         self._stopping.set()
         if self._thread is not None and self._thread.is_alive():
             with contextlib.suppress(OSError):  # wake the loop now, not in 0.25 s
@@ -98,7 +122,6 @@ class WebServer:
             self._thread.join(timeout=timeout)
         else:
             self._close_all()
-        self._server.task_dispatcher.shutdown(timeout=timeout)
 
     def _close_all(self) -> None:
         for channel in list(self._map.values()):

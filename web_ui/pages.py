@@ -8,6 +8,8 @@ back to the page it was made on as a message at the top, not an error page.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,6 +18,7 @@ from flask import (
     Blueprint,
     Response,
     abort,
+    current_app,
     flash,
     get_flashed_messages,
     redirect,
@@ -26,10 +29,10 @@ from flask import (
 
 from device.table import TableError
 from engine.errors import ActionError
-from web_ui import qr, views
+from web_ui import boards, qr, views
 from web_ui.auth import require_pin
 from web_ui.errors import ApiError
-from web_ui.i18n import reason_text, translate
+from web_ui.i18n import current_language, reason_text, translate
 from web_ui.service import table
 from web_ui.setup import catalogue_json, setup_from_form
 
@@ -58,8 +61,8 @@ def _attempt(change: Callable[[], Any], back: str) -> Response:
     return redirect(back)  # type: ignore[return-value]
 
 
-def _render(template: str, **ctx: Any) -> str:
-    state = table().state()
+def _render(template: str, state: dict[str, Any] | None = None, **ctx: Any) -> str:
+    state = state or table().state()
     base = views.table_context(state)
     base.update(ctx)
     base.setdefault("page", template.split(".")[0])
@@ -88,16 +91,44 @@ def table_page() -> str:
     return _render("table.html")
 
 
+FRAGMENTS = {
+    "table": "_table_live.html",
+    "results": "_results_live.html",
+    "camera": "_camera_live.html",
+}
+
+
+class FragmentCache:
+    """After a change every phone asks for the same fragment at once: draw it
+    once per (fragment, change, language, snapshot) and serve the rest from
+    here. A fragment holds no per-phone content (no PIN, no messages)."""
+
+    def __init__(self, keep: int = 16) -> None:
+        self.keep = keep
+        self._items: OrderedDict[tuple[str, ...], str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...], draw: Callable[[], str]) -> str:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        html = draw()
+        with self._lock:
+            self._items[key] = html
+            while len(self._items) > self.keep:
+                self._items.popitem(last=False)
+        return html
+
+
 @bp.get("/fragment/<name>")
 def fragment(name: str) -> str:
-    templates = {
-        "table": "_table_live.html",
-        "results": "_results_live.html",
-        "camera": "_camera_live.html",
-    }
-    if name not in templates:
+    if name not in FRAGMENTS:
         abort(404)
-    return _render(templates[name], page=name)
+    cache: FragmentCache = current_app.extensions.setdefault("fragments", FragmentCache())
+    state = table().state()
+    key = (name, state["version"], current_language(), str(state["camera"]["snapshot"]))
+    return cache.get(key, lambda: _render(FRAGMENTS[name], state, page=name))
 
 
 @bp.post("/act")
@@ -158,8 +189,6 @@ def cell_page(player: int, r: int, c: int) -> Any:
             abort(404)
         rows = view["rows"]
         choices = ["X", "O", "."]
-        from web_ui import boards
-
         drawing = boards.lits_board(rows, view["layout"], flagged=[[r, c]])
         who = ""
     code = rows[r][c]
@@ -222,7 +251,16 @@ def results_page() -> str:
 
 @bp.get("/camera")
 def camera_page() -> str:
-    return _render("camera.html", calibration=table().calibration())
+    cal = table().calibration()
+    reading = None
+    cells = cal.get("cells")
+    if cells:
+        # the board as the camera read it, drawn like the table's boards
+        if len(cells) == 10:
+            reading = boards.lits_board(cells, cells)
+        else:
+            reading = boards.bits_board(cells, letter=views.letter)
+    return _render("camera.html", calibration=cal, reading=reading)
 
 
 @bp.post("/calibrate/<step>")

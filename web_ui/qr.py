@@ -15,19 +15,9 @@ from urllib.parse import urlsplit
 import segno
 from flask import current_app, request
 
+from device.server import lan_address
+
 LOOPBACK = ("localhost", "127.0.0.1", "::1", "[::1]")
-
-
-def lan_address() -> str | None:
-    """This machine's address on the local network, or None when offline.
-    (A UDP "connect" sends nothing; it only asks the kernel for a route.)"""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        try:
-            s.connect(("192.168.255.255", 9))
-            addr = str(s.getsockname()[0])
-        except OSError:
-            return None
-    return None if addr.startswith("127.") else addr
 
 
 def join_url() -> str:

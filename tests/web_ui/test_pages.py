@@ -305,3 +305,41 @@ def test_fragments_are_the_live_regions(client, table):
     frag = text(client.get("/fragment/table"))
     assert frag.lstrip().startswith('<div class="live"') and "<html" not in frag
     assert client.get("/fragment/nope").status_code == 404
+
+
+def test_a_fragment_follows_each_change(client, table):
+    table.new_game("bits", BITS)
+    first = text(client.get("/fragment/table"))
+    assert text(client.get("/fragment/table")) == first  # same change: same drawing
+    everyone_places(table)
+    after = text(client.get("/fragment/table"))
+    assert after != first and table.state()["version"] in after
+    assert text(client.get("/fragment/table?lang=zh-Hant")) != after
+
+
+def test_the_calibration_wizard_without_javascript(client, table):
+    import cv2
+    import numpy as np
+
+    page = text(client.get("/camera"))
+    assert 'id="calibrate-start"' in page
+    unlock(client)
+    client.post("/calibrate/start")
+    assert table.calibration()["step"] == "waiting"
+    _, buf = cv2.imencode(".jpg", np.zeros((480, 640, 3), np.uint8))
+    corners = [[40, 30], [600, 35], [590, 450], [45, 440]]
+    table.calibration_snapshot(buf.tobytes(), corners, (6, 6), cells=["......"] * 5 + ["RR...."])
+    page = text(client.get("/camera"))
+    assert 'viewBox="0 0 640 480"' in page and page.count('class="handle"') == 4
+    assert 'name="corner-0-x" value="40.0"' in page
+    assert 'data-cell="5,1" data-code="R"' in page  # the board as read, to confirm
+    form = {f"corner-{i}-x": str(x) for i, (x, _) in enumerate(corners)}
+    form |= {f"corner-{i}-y": str(y) for i, (_, y) in enumerate(corners)}
+    form["corner-0-x"] = "42.5"
+    client.post("/calibrate/corners", data=form)
+    assert table.calibration()["corners"][0] == [42.5, 30.0]
+    bad = client.post("/calibrate/corners", data={"corner-0-x": "left"}, follow_redirects=True)
+    assert "four pairs of numbers" in text(bad)
+    client.post("/calibrate/confirm")
+    assert table.calibration()["step"] == "done"
+    assert 'id="calibrate-start"' in text(client.get("/camera"))
