@@ -126,7 +126,7 @@ class Conditions:
         roll = rng.uniform(-20, 20) if rng.random() < 0.8 else rng.uniform(-180, 180)
         hfov = rng.uniform(50, 100)
         return cls(
-            tilt_deg=rng.uniform(0, 40) ** 1.0 if rng.random() < 0.85 else 0.0,
+            tilt_deg=rng.uniform(0, 40) if rng.random() < 0.85 else 0.0,
             tilt_azimuth_deg=rng.choice([0.0, 0.0, 90.0, -90.0, 180.0]) + rng.uniform(-25, 25),
             roll_deg=roll,
             hfov_deg=hfov,
