@@ -361,15 +361,20 @@ class Choreographer:
         seconds: float = 0.4,
     ) -> None:
         """Someone bumps the camera: it shakes and settles somewhere else."""
-        if shift_mm is None:
-            shift_mm = (
-                self.rng.uniform(-12, 12),
-                self.rng.uniform(-12, 12),
-                self.rng.uniform(-6, 6),
-            )
-        if turn_deg is None:
-            turn_deg = (self.rng.uniform(-3, 3), self.rng.uniform(-3, 3), self.rng.uniform(-4, 4))
         before = np.array(self.bump, dtype=np.float64)
+        # a camera on an arm springs back part of the way, so knocks do not
+        # wander off for ever and a long game keeps the board in view
+        back = -0.6 * before
+        if shift_mm is None:
+            sx, sy, sz = (
+                float(back[i] + self.rng.uniform(-m, m)) for i, m in enumerate((12, 12, 6))
+            )
+            shift_mm = (sx, sy, sz)
+        if turn_deg is None:
+            tx, ty, tz = (
+                float(back[3 + i] + self.rng.uniform(-m, m)) for i, m in enumerate((3, 3, 4))
+            )
+            turn_deg = (tx, ty, tz)
         after = before + np.array([*shift_mm, *turn_deg])
 
         def shaking(t: float) -> Moment:
