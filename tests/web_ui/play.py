@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from device.table import Table
-from web_ui.tools.autoplay import camera_places, everyone_places, play_cards
+from web_ui.tools.autoplay import camera_places, everyone_places, play_cards, play_game
 
-__all__ = ["camera_places", "everyone_places", "mid_air", "play_cards"]
+__all__ = ["camera_places", "everyone_places", "mid_air", "play_cards", "play_game"]
 
 
 def mid_air(table: Table, player: int) -> list[str]:

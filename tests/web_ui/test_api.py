@@ -11,6 +11,8 @@ from typing import Any
 import cv2
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from device.table import Table
 from tests.web_ui.conftest import PIN, Http, Reply
@@ -462,3 +464,53 @@ def test_events_start_with_the_state_then_follow_every_change(server, table):
         )
         [again] = read_events(s, 1)
     assert again["id"] == placed["id"]
+
+
+# -- anything at all ------------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+ACTION_KEYS = ["player", "rows", "drop", "cell", "code", "tile", "card", "shape", "cells", "symbol"]
+ACTIONS = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(
+            [
+                "place",
+                "task",
+                "next_card",
+                "drop_out",
+                "end_round",
+                "correct_cell",
+                "overrule",
+                "undo",
+                "swap",
+                "x",
+            ]
+        )
+    },
+    optional=dict.fromkeys(ACTION_KEYS, JSON_VALUES),
+)
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(game=st.sampled_from(["bits", "lits"]), action=ACTIONS | JSON_VALUES)
+def test_no_request_body_makes_a_server_error(client, table, game, action):
+    """Whatever arrives, the answer is 2xx or 4xx with a reason; when it is a
+    refusal, nothing changed."""
+    if table.state()["game"] != game:
+        table.new_game(game, BITS["setup"] if game == "bits" else LITS["setup"])
+    before = frozen(table)
+    for path in ("/api/actions", "/api/corrections", "/api/game", "/api/alerts/1"):
+        reply = client.post(path, json=action, headers={"X-Table-PIN": PIN})
+        assert reply.status_code < 500, (path, action, reply.data[:200])
+        if reply.status_code >= 400:
+            assert set(reply.get_json()) == {"error", "message"}
+            assert frozen(table) == before, (path, action)
+        before = frozen(table)

@@ -223,3 +223,54 @@ def test_battle_of_lits_with_an_overruled_verdict(phone, server, table, screensh
     alert.locator("button[data-action=overrule]").click()
     expect(page.locator('rect[data-cell="5,4"]')).to_have_attribute("data-code", "I")
     assert table.state()["view"]["pieces"] == 2
+
+
+def grid_picture(corners: list[list[int]]) -> bytes:
+    """A 640x480 picture of a 6x6 grid with its outer corners at ``corners``."""
+    import cv2
+    import numpy as np
+
+    img = np.full((480, 640, 3), (60, 70, 80), np.uint8)
+    (x0, y0), _, (x1, y1), _ = corners
+    cv2.rectangle(img, (x0, y0), (x1, y1), (200, 220, 230), -1)
+    for i in range(7):
+        x = x0 + (x1 - x0) * i // 6
+        y = y0 + (y1 - y0) * i // 6
+        cv2.line(img, (x, y0), (x, y1), (40, 40, 40), 2)
+        cv2.line(img, (x0, y), (x1, y), (40, 40, 40), 2)
+    ok, buf = cv2.imencode(".jpg", img)
+    assert ok
+    return bytes(buf.tobytes())
+
+
+def test_calibration_wizard_dragging_a_corner(phone, server, table, screenshots):
+    page = phone
+    unlock(page, server.url)
+    page.goto(server.url + "camera")
+    page.click("#calibrate-start")
+    assert table.calibration()["step"] == "waiting"
+    expect(page.locator("#calibrate")).to_have_attribute("data-step", "waiting")
+    wait_live(page)
+    true = [[120, 80], [520, 80], [520, 420], [120, 420]]
+    found = [[150, 100], *true[1:]]  # the locator was off at the upper-left corner
+    # the camera side answers with its picture: the wizard shows it by itself
+    table.calibration_snapshot(grid_picture(true), found, (6, 6), cells=["......"] * 6)
+    expect(page.locator("#calibrate")).to_have_attribute("data-step", "check")
+    handle = page.locator(".wizard circle.handle").first
+    box = handle.bounding_box()
+    scale = 640 / page.locator(".wizard svg").bounding_box()["width"]
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 30 / scale, y - 20 / scale, steps=5)
+    page.mouse.up()
+    dragged = float(page.locator("#corner-0-x").input_value())
+    assert dragged == pytest.approx(120, abs=2)
+    page.locator("#calibrate h2").scroll_into_view_if_needed()
+    shot(page, screenshots, "calibrate")
+    page.click("#calibrate-corners")
+    moved = table.calibration()["corners"][0]
+    assert moved == pytest.approx([120, 80], abs=2)
+    page.click("#calibrate-confirm")
+    assert table.calibration()["step"] == "done"
+    expect(page.locator("#calibrate")).to_have_attribute("data-step", "done")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.web_ui.conftest import PIN
-from tests.web_ui.play import everyone_places, mid_air
+from tests.web_ui.play import everyone_places, mid_air, play_game
 from web_ui import i18n
 
 WEB_UI = Path(__file__).resolve().parents[2] / "web_ui"
@@ -343,3 +343,79 @@ def test_the_calibration_wizard_without_javascript(client, table):
     client.post("/calibrate/confirm")
     assert table.calibration()["step"] == "done"
     assert 'id="calibrate-start"' in text(client.get("/camera"))
+
+
+# -- the end of a game ----------------------------------------------------------
+
+# The rulebook's solo ranks (RULES.md), checked here independently of the engine.
+SOLO_RANKS = [
+    (31, "master builder"),
+    (26, "structural engineer"),
+    (21, "foreman"),
+    (16, "stone mason"),
+    (11, "tile layer"),
+    (6, "handyman"),
+]
+
+
+def rulebook_rank(total: int) -> str:
+    return next((name for low, name in SOLO_RANKS if total >= low), "clean-up crew")
+
+
+def test_a_solo_game_to_the_end_shows_the_total_and_the_rank(client, table):
+    table.new_game("bits", {"players": ["Ann"], "seed": 0})  # 9 points: handyman
+    play_game(table)
+    view = table.state()["view"]
+    rounds = view["players"][0]["score"]["rounds"]
+    assert len(rounds) == 3
+    total = sum(rounds)
+    page = text(client.get("/results"))
+    assert f"Solo rank: {rulebook_rank(total)}" in page
+    assert f"<strong>{total}</strong>" in page
+    assert page.count('<polyline class="series') == 1
+    zh = text(client.get("/results?lang=zh-Hant"))
+    assert "單人等級" in zh
+
+
+def test_a_two_player_game_to_the_end_names_the_winner(client, table):
+    table.new_game("bits", {"players": ["Ann", "Bo"], "seed": 8})
+    play_game(table)
+    view = table.state()["view"]
+    totals = [sum(p["score"]["rounds"]) for p in view["players"]]
+    best = max(totals)
+    leaders = [p["name"] for p, t in zip(view["players"], totals, strict=True) if t == best]
+    page = text(client.get("/"))
+    assert "Game over" in page and 'id="winner"' in page
+    if len(leaders) == 1:  # no tie: the most points wins
+        assert f"Winner: {leaders[0]}" in page
+    else:  # a tie: the best single round decides, else both win
+        assert view["tie_break"] in ("best_round", "shared")
+
+
+def test_a_lits_game_to_the_end_names_the_winner_and_why(client, table):
+    table.new_game("lits", {"players": ["Ann", "Bo"], "layout": "crossfire"})
+    play_game(table)
+    view = table.state()["view"]
+    x, o = view["score"]["X"], view["score"]["O"]
+    page = text(client.get("/results"))
+    assert f"Winner: {view['winner']}" in page
+    if x != o:  # more symbols showing wins (the rulebook)
+        assert view["winner_symbol"] == ("X" if x > o else "O")
+        assert f"X {x}, O {o}: {view['winner_symbol']} has more symbols showing." in page
+    zh = text(client.get("/results?lang=zh-Hant"))
+    assert f"X {x}、O {o}" in zh
+
+
+def test_a_refused_board_stays_visible_after_a_restart(client, table, tmp_path):
+    from device.store import Store
+    from device.table import Table
+    from tests.web_ui.conftest import PIN as pin
+    from web_ui import create_app
+
+    table.new_game("bits", BITS)
+    everyone_places(table)
+    table.apply({"type": "place", "player": 0, "rows": mid_air(table, 0)})
+    table.close()
+    again = Table(Store(tmp_path / "tilewatch.sqlite"), pin=pin)
+    page = create_app(again).test_client().get("/").get_data(as_text=True)
+    assert 'data-refused="mid_air"' in page

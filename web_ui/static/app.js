@@ -55,6 +55,13 @@
       var msg;
       try { msg = JSON.parse(e.data); } catch (err) { return; }
       body.setAttribute("data-version", msg.id || "");
+      // The calibration wizard is not a live region (its handles are being
+      // dragged): a new calibration picture reloads the page once.
+      if (msg.kind === "calibration" && msg.data && msg.data.change === "snapshot" &&
+          document.getElementById("calibrate")) {
+        window.location.reload();
+        return;
+      }
       schedule();
     };
   }

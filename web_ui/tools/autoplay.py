@@ -66,3 +66,20 @@ def play_cards(table: Table, count: int | None = None) -> int:
                 made += 1
         n += 1
     return made
+
+
+def play_game(table: Table) -> int:
+    """Play the game in progress to its end (BITS: every round; LITS: the
+    first legal piece each turn). Returns the number of changes made."""
+    made = 0
+    while not table.state()["view"]["over"]:
+        view = table.state()["view"]
+        if view["game"] == "lits":
+            game = table.game
+            assert game is not None
+            piece = game.legal_moves()[0]  # type: ignore[attr-defined]
+            table.apply({"type": "place", **piece.to_json()}, source="camera")
+            made += 1
+        else:
+            made += play_cards(table)
+    return made
