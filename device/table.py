@@ -345,13 +345,12 @@ class Table:
         ``player``'s board (``code`` from ``.RYBPKN``); LITS, a printed symbol
         of the layout (``X``, ``O`` or ``.``; ``player`` is ignored). Applied
         and recorded like any action; the tracker re-bases on the message."""
-        with self._lock:
-            name, _ = self._need_game()
-            if name.game == "bits":
-                action = {"type": "correct_cell", "player": player, "cell": cell, "code": code}
-            else:
-                action = {"type": "correct_cell", "cell": cell, "symbol": code}
-            return self.apply(action, source=source)
+        record, _ = self._need_game()
+        if record.game == "bits":
+            action = {"type": "correct_cell", "player": player, "cell": cell, "code": code}
+        else:
+            action = {"type": "correct_cell", "cell": cell, "symbol": code}
+        return self.apply(action, source=source)
 
     def _rebuild(self) -> None:
         """Put the in-memory game back to what the record says."""

@@ -35,13 +35,15 @@ def where(cell: Any) -> str:
 
 
 def player_name(view: dict[str, Any] | None, player: Any) -> str:
+    """Who an alert is about: BITS names players by number (their ramp), the
+    LITS engine by name; a LITS alert from the camera (one board) names nobody."""
     if isinstance(player, str):
         return player
     if view and view.get("game") == "bits" and isinstance(player, int):
         players = view.get("players") or []
         if 0 <= player < len(players):
             return str(players[player]["name"])
-    return "" if player is None else str(player)
+    return ""
 
 
 def alert_views(state: dict[str, Any]) -> list[dict[str, Any]]:

@@ -419,3 +419,10 @@ def test_a_refused_board_stays_visible_after_a_restart(client, table, tmp_path):
     again = Table(Store(tmp_path / "tilewatch.sqlite"), pin=pin)
     page = create_app(again).test_client().get("/").get_data(as_text=True)
     assert 'data-refused="mid_air"' in page
+
+
+def test_a_lits_alert_from_the_camera_names_no_player(client, table):
+    table.new_game("lits", {"players": ["Ann", "Bo"]})
+    table.raise_unsure(0, [[2, 3]], [["L", "T"]])
+    page = text(client.get("/"))
+    assert "Not sure what I see</h2>" in page and "red L" in page and "green T" in page
