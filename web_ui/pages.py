@@ -100,12 +100,14 @@ FRAGMENTS = {
 
 class FragmentCache:
     """After a change every phone asks for the same fragment at once: draw it
-    once per (fragment, change, language, snapshot) and serve the rest from
-    here. A fragment holds no per-phone content (no PIN, no messages)."""
+    once per (fragment, change, language, snapshot), while the others wait
+    for that drawing rather than each making their own. A fragment holds no
+    per-phone content (no PIN, no messages)."""
 
     def __init__(self, keep: int = 16) -> None:
         self.keep = keep
         self._items: OrderedDict[tuple[str, ...], str] = OrderedDict()
+        self._drawing: dict[tuple[str, ...], threading.Lock] = {}
         self._lock = threading.Lock()
 
     def get(self, key: tuple[str, ...], draw: Callable[[], str]) -> str:
@@ -113,11 +115,17 @@ class FragmentCache:
             if key in self._items:
                 self._items.move_to_end(key)
                 return self._items[key]
-        html = draw()
-        with self._lock:
-            self._items[key] = html
-            while len(self._items) > self.keep:
-                self._items.popitem(last=False)
+            turn = self._drawing.setdefault(key, threading.Lock())
+        with turn:  # the first caller draws; the rest find it drawn
+            with self._lock:
+                if key in self._items:
+                    return self._items[key]
+            html = draw()
+            with self._lock:
+                self._items[key] = html
+                self._drawing.pop(key, None)
+                while len(self._items) > self.keep:
+                    self._items.popitem(last=False)
         return html
 
 

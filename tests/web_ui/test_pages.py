@@ -426,3 +426,29 @@ def test_a_lits_alert_from_the_camera_names_no_player(client, table):
     table.raise_unsure(0, [[2, 3]], [["L", "T"]])
     page = text(client.get("/"))
     assert "Not sure what I see</h2>" in page and "red L" in page and "green T" in page
+
+
+def test_phones_asking_at_once_share_one_drawing():
+    import threading
+    import time
+
+    from web_ui.pages import FragmentCache
+
+    cache, drawn, got = FragmentCache(), [], []
+
+    def draw() -> str:
+        drawn.append(1)
+        time.sleep(0.05)
+        return "<div>table</div>"
+
+    phones = [
+        threading.Thread(target=lambda: got.append(cache.get(("table", "v1"), draw)))
+        for _ in range(20)
+    ]
+    for t in phones:
+        t.start()
+    for t in phones:
+        t.join()
+    assert got == ["<div>table</div>"] * 20 and len(drawn) == 1
+    cache.get(("table", "v2"), draw)
+    assert len(drawn) == 2
