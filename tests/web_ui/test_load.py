@@ -21,3 +21,13 @@ def test_thirty_phones_each_get_every_change(benchmark, capsys):
     assert result["events"] == 40
     assert result["clients_with_every_event"] == 30
     assert result["deliveries"] == 30 * 40
+
+
+def test_thirty_pages_refetching_after_each_change_still_get_every_change(capsys):
+    """As the page's script does: each phone fetches the table again after a
+    change; the server draws it once per change for all of them."""
+    result = loadtest.run(clients=30, placements=15, gap=0.05, pages=True)
+    with capsys.disabled():
+        print("\n" + loadtest.report(result))
+    assert result["clients_with_every_event"] == 30 and result["events"] == 15
+    assert result["shown_ms"]["median"] is not None
