@@ -41,7 +41,9 @@ class CameraConfig:
 class ServerConfig:
     host: str = "0.0.0.0"
     port: int = 8080
-    threads: int = 8  # phones holding the event stream each keep one
+    # Each phone holding the live event stream keeps one thread; 30 phones
+    # plus page loads fit in 40 (idle threads only sleep, even on a Pi Zero).
+    threads: int = 40
 
 
 @dataclass
@@ -62,8 +64,9 @@ class CalibrationConfig:
 
 @dataclass
 class TableConfig:
-    # The PIN phones must enter to change the game; empty = a new random PIN
-    # at each start, shown on the console and the local page.
+    # The PIN phones must enter to change the game; empty = a random PIN made
+    # once and kept in the database (phones stay unlocked across restarts),
+    # shown on the console, in the journal and on the Pi's own page.
     pin: str = ""
     language: str = "en"  # en | zh-Hant
 
