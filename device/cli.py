@@ -69,4 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    # Run through the importable module, not this __main__ copy, so that the
+    # CliError the commands raise is the class main() catches.
+    from device.cli import main as _main
+
+    sys.exit(_main())
