@@ -189,9 +189,10 @@ class HandsLayer:
         distance = cv2.distanceTransform(inside, cv2.DIST_L2, 3)
         scale_px = 7.0 * self.camera.focal / max(self.camera.elevation_mm - 60.0, 1.0)
         shade = 0.66 + 0.4 * np.clip(distance / scale_px, 0.0, 1.0) ** 0.6
-        alpha = mask[roi].astype(np.float32)[:, :, None] / 255.0
-        lit = colour[roi].astype(np.float32) * shade[:, :, None]
-        image[roi] = np.clip(image[roi] * (1 - alpha) + lit * alpha, 0, 255).astype(np.uint8)
+        shade3 = cv2.merge([shade.astype(np.float32)] * 3)
+        lit = cv2.multiply(colour[roi], shade3, dtype=cv2.CV_8U)
+        alpha = mask[roi].astype(np.float32) * (1.0 / 255.0)
+        image[roi] = cv2.blendLinear(lit, image[roi], alpha, 1.0 - alpha)
         mask[mask < 128] = 0
         return mask
 

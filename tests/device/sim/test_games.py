@@ -22,8 +22,16 @@ def _supported(board: list[str], cells: list[list[int]]) -> bool:
 
 @pytest.fixture(scope="module")
 def bits_scripts() -> list[Script]:
-    # seeds 0 and 9 each include all four broken rules (seen once, kept as data)
-    return [bits_game(0), bits_game(9)]
+    """Games until every broken rule has happened at least once."""
+    scripts: list[Script] = []
+    seen: set[str] = set()
+    for seed in range(40):
+        script = bits_game(seed)
+        scripts.append(script)
+        seen |= set(script.info["illegal"])
+        if seen == set(ILLEGAL_KINDS) and len(scripts) >= 2:
+            break
+    return scripts
 
 
 def test_bits_placements_obey_gravity_unless_refused(bits_scripts) -> None:
