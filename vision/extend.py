@@ -81,21 +81,41 @@ def divisions(
 def placements(
     pyramid: lattice.Pyramid, quad: np.ndarray, rows: int, cols: int, keep: int = 2
 ) -> list[tuple[float, np.ndarray]]:
-    """The best placements of the block outlined by ``quad`` in the full grid:
-    ``(score, image -> grid homography)``, best first (empty when the outline
-    is already the whole grid or shows no inner lines)."""
+    """The best placements of the block outlined by ``quad`` in the full grid
+    (see :func:`place_block`); empty when the outline is already the whole
+    grid or shows no inner lines."""
     a, b = divisions(pyramid, quad, cols, rows)
     if (a, b) == (cols, rows) or (a == 1 and b == 1):
         return []
-    block = homography_from_corners(quad, b, a)  # image -> block coordinates
+    return place_block(pyramid, homography_from_corners(quad, b, a), a, b, rows, cols, keep)
+
+
+def place_block(
+    pyramid: lattice.Pyramid,
+    block: np.ndarray,
+    a: int,
+    b: int,
+    rows: int,
+    cols: int,
+    keep: int = 2,
+) -> list[tuple[float, np.ndarray]]:
+    """Slide a block of ``a`` x ``b`` cells (``block``: image -> block
+    coordinates) to every place in the ``rows`` x ``cols`` grid, also turned a
+    quarter, and return the best ``(score, image -> grid homography)``."""
+    turned = np.array([[0.0, 1, 0], [-1, 0, a], [0, 0, 1]]) @ block  # (x, y) -> (y, a - x)
     scored = []
-    for i0 in range(cols - a + 1):
-        for j0 in range(rows - b + 1):
-            H = np.array([[1.0, 0, i0], [0, 1.0, j0], [0, 0, 1.0]]) @ block
-            try:
-                s = lattice.support(lattice.look(pyramid, H, rows, cols), tolerance=0.3)
-            except (np.linalg.LinAlgError, cv2.error):
-                continue
+    for H0, (w, h) in ((block, (a, b)), (turned, (b, a))):
+        if w > cols or h > rows or (H0 is turned and a == b):
+            continue
+        # One view of the block grown to every cell the grid could cover.
+        grow_x, grow_y = cols - w, rows - h
+        big = np.array([[1.0, 0, grow_x], [0, 1.0, grow_y], [0, 0, 1.0]]) @ H0
+        try:
+            view = lattice.look(pyramid, big, h + 2 * grow_y, w + 2 * grow_x)
+        except (np.linalg.LinAlgError, cv2.error):
+            continue
+        for i0, j0, s in lattice.windows(view, rows, cols, tolerance=0.3):
+            H = np.array([[1.0, 0, -i0], [0, 1.0, -j0], [0, 0, 1.0]]) @ big
             scored.append((s.value, H))
     scored.sort(key=lambda t: -t[0])
     return scored[:keep]

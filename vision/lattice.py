@@ -76,13 +76,17 @@ class LatticeView:
     ``vertical[j, x]``: mean ``|d/dx|`` over grid row ``j`` at view column ``x``
     (shape ``(rows, width)``); ``horizontal[i, y]``: mean ``|d/dy|`` over grid
     column ``i`` at view row ``y`` (shape ``(cols, height)``). ``to_view`` maps
-    level-0 image pixels to view pixels."""
+    level-0 image pixels to view pixels. ``vertical_seen`` ``(cols + 1, rows)``
+    and ``horizontal_seen`` ``(rows + 1, cols)`` say which segments lie inside
+    the picture: one outside it can support nothing."""
 
     rows: int
     cols: int
     vertical: np.ndarray
     horizontal: np.ndarray
     to_view: np.ndarray
+    vertical_seen: np.ndarray
+    horizontal_seen: np.ndarray
 
     @staticmethod
     def line_position(k: int | np.ndarray) -> np.ndarray:
@@ -110,7 +114,27 @@ def look(pyramid: Pyramid, homography: np.ndarray, rows: int, cols: int) -> Latt
     gy = gradient(view, 0, 1)
     vertical = _segment_means(gx[m : m + rows * s], rows)
     horizontal = _segment_means(np.ascontiguousarray(gy[:, m : m + cols * s].T), cols)
-    return LatticeView(rows, cols, vertical, horizontal, to_view)
+    v_seen, h_seen = _seen(homography, rows, cols, pyramid.shape)
+    return LatticeView(rows, cols, vertical, horizontal, to_view, v_seen, h_seen)
+
+
+def _seen(
+    homography: np.ndarray, rows: int, cols: int, shape: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Which segments' middles fall inside the picture (the warp repeats the
+    border pixels outside it, which would draw endless fake lines)."""
+    h, w = shape
+    inv = np.linalg.inv(homography)
+    k, j = np.meshgrid(np.arange(cols + 1), np.arange(rows) + 0.5, indexing="ij")
+    v = apply_homography(inv, np.stack([k.ravel(), j.ravel()], 1))
+    i, k2 = np.meshgrid(np.arange(cols) + 0.5, np.arange(rows + 1), indexing="xy")
+    hz = apply_homography(inv, np.stack([i.ravel(), k2.ravel()], 1))
+
+    def inside(p: np.ndarray) -> np.ndarray:
+        with np.errstate(invalid="ignore"):
+            return (p[:, 0] >= 1) & (p[:, 0] <= w - 2) & (p[:, 1] >= 1) & (p[:, 1] <= h - 2)
+
+    return inside(v).reshape(cols + 1, rows), inside(hz).reshape(rows + 1, cols)
 
 
 def _segment_means(band: np.ndarray, n: int) -> np.ndarray:
@@ -165,8 +189,8 @@ class Support:
     ``score`` (0..1) is the fraction of line segments with a clear peak;
     ``vertical``/``horizontal`` hold each segment's peak-to-cell ratio,
     shapes ``(cols + 1, rows)`` and ``(rows + 1, cols)``; ``between`` is the
-    fraction of *half-way* positions that look like lines too (a finer grid
-    than asked for shows up there)."""
+    fraction of *half-way* lines that look like lines too (a finer grid than
+    asked for shows up there)."""
 
     score: float
     vertical: np.ndarray
@@ -194,15 +218,26 @@ class Support:
         return float(min(np.mean(side) for side in sides))
 
     @property
+    def rank(self) -> float:
+        """What candidates are compared by: the share of all segments supported
+        (a segment outside the picture counts as unsupported, so a grid pushed
+        off the edge loses to the one it overlaps), less half the share of
+        half-way lines (a finer grid than asked for)."""
+        return self.score - 0.5 * self.between
+
+    @property
     def value(self) -> float:
-        """The number candidates are ranked by (about 0..1): supported segments,
-        less half the half-way lines (a finer grid than asked for), scaled down
-        when a whole side is unsupported."""
-        return (self.score - 0.5 * self.between) * min(1.0, self.weakest_side / 0.5)
+        """How believable the winner is (about 0..1): its rank, scaled down when
+        one side is poorly supported (under 70% of its segments), as when a grid
+        claims a row of table or margin that is not there."""
+        return self.rank * min(1.0, self.weakest_side / 0.7)
 
 
-def _ratios(profiles: np.ndarray, n_cells: int, half: float) -> tuple[np.ndarray, np.ndarray]:
-    """Peak-to-cell ratio per (line, segment) and per (half-way line, segment)."""
+def _ratios(
+    profiles: np.ndarray, n_cells: int, half: float, seen: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Peak-to-cell ratio per (line, segment) and per (half-way line, segment);
+    0 for segments outside the picture."""
     length = profiles.shape[1]
     cells = _cell_level(profiles, n_cells)
     win = np.clip(_windows(n_cells + 1, half), 0, length - 1)
@@ -212,22 +247,66 @@ def _ratios(profiles: np.ndarray, n_cells: int, half: float) -> tuple[np.ndarray
     mid = np.clip(win[:-1] + VIEW_CELL_PX // 2, 0, length - 1)
     mids = profiles[:, mid].max(axis=2).T
     off = np.where(mids >= PEAK_FLOOR, mids / cells[None, :], 0.0)
-    return on, off
+    return on * seen, off * (seen[:-1] & seen[1:])
 
 
 def support(view: LatticeView, tolerance: float = 0.12) -> Support:
     """Score the lattice in ``view``; lines may sit ``tolerance`` cells off."""
+    return windows(view, view.rows, view.cols, tolerance)[0][2]
+
+
+def windows(
+    view: LatticeView, rows: int, cols: int, tolerance: float = 0.12
+) -> list[tuple[int, int, Support]]:
+    """Score every ``rows`` x ``cols`` window of a larger lattice in ``view`` at
+    once: ``(i0, j0, support)`` with the window's upper-left cell at column
+    ``i0``, row ``j0`` (one warp for all placements of a partial grid)."""
     half = tolerance * VIEW_CELL_PX
-    v_on, v_mid = _ratios(view.vertical, view.cols, half)
-    h_on, h_mid = _ratios(view.horizontal, view.rows, half)
-    on = np.concatenate([v_on.ravel(), h_on.ravel()])
-    mid = np.concatenate([v_mid.ravel(), h_mid.ravel()])
-    return Support(
-        score=float(np.mean(on >= PEAK_RATIO)),
-        vertical=v_on,
-        horizontal=h_on,
-        between=float(np.mean(mid >= PEAK_RATIO)),
-    )
+    v_on, v_mid = _ratios(view.vertical, view.cols, half, view.vertical_seen)
+    h_on, h_mid = _ratios(view.horizontal, view.rows, half, view.horizontal_seen)
+    out = []
+    for i0 in range(view.cols - cols + 1):
+        for j0 in range(view.rows - rows + 1):
+            v = v_on[i0 : i0 + cols + 1, j0 : j0 + rows]
+            h = h_on[j0 : j0 + rows + 1, i0 : i0 + cols]
+            vm = v_mid[i0 : i0 + cols, j0 : j0 + rows]
+            hm = h_mid[j0 : j0 + rows, i0 : i0 + cols]
+            score = (np.count_nonzero(v >= PEAK_RATIO) + np.count_nonzero(h >= PEAK_RATIO)) / (
+                v.size + h.size
+            )
+            # A half-way *line* (most of its segments), not a digit in one cell.
+            mid_lines = np.count_nonzero(np.mean(vm >= PEAK_RATIO, axis=1) >= 0.5)
+            mid_lines += np.count_nonzero(np.mean(hm >= PEAK_RATIO, axis=1) >= 0.5)
+            between = mid_lines / (vm.shape[0] + hm.shape[0])
+            out.append((i0, j0, Support(float(score), v, h, float(between))))
+    return out
+
+
+def overhang(pyramid: Pyramid, homography: np.ndarray, rows: int, cols: int) -> float:
+    """How much the lattice goes on past its border: for each side, the share
+    of inner lines that continue one cell beyond it; the largest of the four.
+
+    A true grid ends at its frame, while a block of a larger grid (8x8 asked
+    inside a 9x9) has lines running on past at least one side."""
+    grown = np.array([[1.0, 0, 1], [0, 1.0, 1], [0, 0, 1.0]]) @ homography
+    view = look(pyramid, grown, rows + 2, cols + 2)
+    half = int(0.12 * VIEW_CELL_PX)
+
+    def peaks(profiles: np.ndarray, n_lines: int, seen: np.ndarray) -> np.ndarray:
+        win = np.clip(_windows(n_lines, half), 0, profiles.shape[1] - 1)
+        found: np.ndarray = profiles[:, win].max(axis=2).T * seen  # (lines, segments)
+        return found
+
+    v = peaks(view.vertical, cols + 3, view.vertical_seen)[2 : cols + 1]  # inner lines
+    h = peaks(view.horizontal, rows + 3, view.horizontal_seen)[2 : rows + 1]
+    if v.size == 0 or h.size == 0:
+        return 0.0
+    # A line goes on when it is, beyond the side, half as strong as inside.
+    v_in = np.median(v[:, 1 : rows + 1], axis=1)
+    h_in = np.median(h[:, 1 : cols + 1], axis=1)
+    v_in, h_in = np.maximum(v_in, 1e-6), np.maximum(h_in, 1e-6)
+    sides = (v[:, 0] / v_in, v[:, rows + 1] / v_in, h[:, 0] / h_in, h[:, cols + 1] / h_in)
+    return float(max(np.mean(side >= 0.5) for side in sides))
 
 
 def _peaks(
@@ -280,11 +359,12 @@ def measure(view: LatticeView, reach: float) -> list[LinePoints]:
     half = reach * VIEW_CELL_PX
     from_view = np.linalg.inv(view.to_view)
     found = []
-    for profiles, n_cells, vertical in (
-        (view.vertical, view.cols, True),
-        (view.horizontal, view.rows, False),
+    for profiles, n_cells, vertical, seen in (
+        (view.vertical, view.cols, True, view.vertical_seen),
+        (view.horizontal, view.rows, False, view.horizontal_seen),
     ):
         pos, strength, valid = _peaks(profiles, n_cells, half)
+        valid &= seen
         k, j = np.nonzero(valid)
         along = LatticeView.line_position(j + 0.5)
         across = pos[k, j]

@@ -1,7 +1,7 @@
 """Find an R x C grid of square cells in a camera frame, with no markers.
 
 >>> import numpy as np, cv2
->>> from vision.rectify import apply_homography, homography_from_corners
+>>> from vision.rectify import apply_homography, homography_from_corners, turn, upright_quarters
 >>> board = np.full((480, 640, 3), 230, np.uint8)
 >>> for i in range(7):
 ...     _ = cv2.line(board, (170 + 50 * i, 90), (170 + 50 * i, 390), (30, 30, 30), 3)
@@ -18,11 +18,11 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision import extend, lattice
+from vision import blobs, extend, lattice
 from vision.corners import local_corners
 from vision.gridfit import GridFit
 from vision.quads import candidate_quads
-from vision.rectify import apply_homography, homography_from_corners
+from vision.rectify import apply_homography, homography_from_corners, turn, upright_quarters
 
 # Largest side the outline search looks at; the lattice itself is measured on
 # the full-resolution pyramid, so this only bounds the cost of the search.
@@ -33,6 +33,8 @@ REFINE_TOP = 4
 # outlines are also tried as blocks of the grid (a sudoku box, a patch of
 # cells left uncovered).
 DOUBTFUL = 0.65
+# Groups of cell-like blobs fitted as lattices, largest first.
+BLOB_GROUPS = 3
 EXTEND_TOP = 3
 # A refined fit this good ends the search early.
 CONVINCING = 0.8
@@ -88,7 +90,7 @@ def locate_grid(
     image = as_bgr_or_gray(image)
     pyramid = lattice.Pyramid(image)
 
-    quads = outlines(image, rows, cols)
+    quads, found_blobs = outlines(image, rows, cols)
     starts: list[tuple[np.ndarray, np.ndarray | None]] = []
     if hint is not None:
         corners = hint.corners if isinstance(hint, GridFit) else np.asarray(hint, np.float64)
@@ -97,6 +99,11 @@ def locate_grid(
         starts += [
             (homography_from_corners(q, rows, cols), q) for q in orientations(quad, rows, cols)
         ]
+    # Inner-lattice hypothesis from the cells themselves.
+    for group in blobs.groups(found_blobs)[:BLOB_GROUPS]:
+        fitted = blobs.lattice_of(group, cols, rows)
+        if fitted is not None:
+            starts += [(H, None) for _, H in extend.place_block(pyramid, *fitted, rows, cols)]
     ranked = _rank(pyramid, starts, rows, cols)
 
     best = _refine_best(pyramid, [H for _, H, _ in ranked[:REFINE_TOP]], rows, cols)
@@ -110,26 +117,31 @@ def locate_grid(
     if best is None or best[0] < MIN_QUALITY:
         return None
     score, H, s, found = best
+    corners = apply_homography(np.linalg.inv(H), local_corners(H, rows, cols, found))
+    # A square lattice fits in four ways: name the corners as the picture is upright.
+    k = upright_quarters(corners, rows, cols)
     return GridFit(
         rows,
         cols,
-        apply_homography(np.linalg.inv(H), local_corners(H, rows, cols, found)),
-        H,
+        np.roll(corners, -k, axis=0),
+        turn(H, rows, cols, k),
         float(np.clip(score, 0, 1)),
         "search",
         {"border": s.border, "between": s.between, "candidates": float(len(starts))},
     )
 
 
-def outlines(image: np.ndarray, rows: int, cols: int) -> list[np.ndarray]:
-    """Candidate outlines (``UL UR LR LL``, image pixels), searched on a copy no
-    larger than ``SEARCH_SIDE``."""
+def outlines(image: np.ndarray, rows: int, cols: int) -> tuple[list[np.ndarray], list[blobs.Blob]]:
+    """Candidate outlines (``UL UR LR LL``) and cell-like blobs, in image
+    pixels, searched on a copy no larger than ``SEARCH_SIDE``."""
     h, w = image.shape[:2]
     scale = min(1.0, SEARCH_SIDE / max(h, w))
     value = brightness(image)
     if scale < 1.0:
         value = cv2.resize(value, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    return [q / scale for q in candidate_quads(value, rows, cols)]
+    quads, found = candidate_quads(value, rows, cols)
+    grown = [blobs.Blob(b.corners / scale, b.centre / scale, b.area / scale**2) for b in found]
+    return [q / scale for q in quads], grown
 
 
 def _rank(
@@ -153,19 +165,29 @@ def _rank(
 Refined = tuple[float, np.ndarray, lattice.Support, list[lattice.LinePoints]]
 
 
+def _ends(overhang: float) -> float:
+    """Quality factor for lines running on past the border (a block of a larger
+    grid, or a grid printed next to another). Real boards show some
+    continuation (text beside a printed grid, a ramp's ticks), so only most of
+    a side's lines going on counts, up to halving the quality."""
+    return 1.0 - 2.0 * max(0.0, overhang - 0.75)
+
+
 def _refine_best(
     pyramid: lattice.Pyramid, starts: list[np.ndarray], rows: int, cols: int
 ) -> Refined | None:
     """Refine the starts in order and keep the best; stop at a convincing one."""
     best: Refined | None = None
-    for H in starts:
+    for n, H in enumerate(starts):
         try:
             H2, found = lattice.refine(pyramid, H, rows, cols)
             s = lattice.support(lattice.look(pyramid, H2, rows, cols))
+            # A grid that ends at its border beats a block cut from a larger one.
+            rank = s.value * _ends(lattice.overhang(pyramid, H2, rows, cols))
         except (np.linalg.LinAlgError, cv2.error):
             continue
-        if best is None or s.value > best[0]:
-            best = (s.value, H2, s, found)
-        if best[0] >= CONVINCING:
-            break  # the ranking is rarely wrong when the best is this clear
+        if best is None or rank > best[0]:
+            best = (rank, H2, s, found)
+        if n >= 1 and best[0] >= CONVINCING:
+            break  # the ranking's top two rarely both miss when one is this clear
     return best

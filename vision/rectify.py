@@ -106,3 +106,31 @@ def order_corners(points: ArrayLike) -> np.ndarray:
     d = np.angle(np.exp(1j * (np.arctan2(*(pts - centre)[:, ::-1].T) + 3 * np.pi / 4)))
     start = int(np.argmin(np.abs(d)))
     return np.roll(pts, -start, axis=0)
+
+
+def turn(homography: np.ndarray, rows: int, cols: int, quarters: int) -> np.ndarray:
+    """The same grid with its corner names moved ``quarters`` steps clockwise:
+    the new upper-left is the old corner ``quarters`` places after it
+    (``UL UR LR LL``). Odd turns need a square grid.
+
+    >>> H = homography_from_corners([[0, 0], [6, 0], [6, 6], [0, 6]], 6, 6)
+    >>> np.round(corners_from_homography(turn(H, 6, 6, 1), 6, 6)).tolist()
+    [[6.0, 0.0], [6.0, 6.0], [0.0, 6.0], [0.0, 0.0]]
+    """
+    quarters %= 4
+    if quarters % 2 and rows != cols:
+        raise ValueError("only a square grid can be turned a quarter")
+    step = np.array([[0.0, 1, 0], [-1, 0, cols], [0, 0, 1]])  # (x, y) -> (y, n - x)
+    out = np.asarray(homography, np.float64)
+    for _ in range(quarters):
+        out = step @ out
+    return out
+
+
+def upright_quarters(corners: np.ndarray, rows: int, cols: int) -> int:
+    """How many quarter turns (see :func:`turn`) bring the corners to the order
+    :func:`order_corners` gives, i.e. the upper-left corner is the one most
+    towards the picture's upper left (half turns only for an oblong grid)."""
+    target = order_corners(corners)
+    options = range(4) if rows == cols else (0, 2)
+    return min(options, key=lambda k: float(np.abs(np.roll(corners, -k, axis=0) - target).sum()))

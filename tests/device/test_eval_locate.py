@@ -1,0 +1,34 @@
+"""``tilewatch eval locate`` on a few real photos and simulated frames."""
+
+import json
+
+import numpy as np
+
+from device.cli import main
+from device.evals.locate import corner_errors
+
+
+def test_corner_errors_are_fractions_of_the_side_and_can_ignore_order():
+    truth = np.array([[0, 0], [100, 0], [100, 100], [0, 100]], float)
+    found = truth + np.array([[3, 4], [0, 0], [0, 0], [0, 0]])
+    assert np.allclose(corner_errors(found, truth), [0.05, 0, 0, 0])
+    turned = np.roll(truth, 1, axis=0)
+    assert corner_errors(turned, truth).max() > 0.9
+    assert np.allclose(corner_errors(turned, truth, any_order=True), 0)
+
+
+def test_eval_locate_json_on_photos_and_simulated_frames(shared_data, capsys):
+    code = main(["eval", "locate", "--limit", "3", "--sim", "bits", "--frames", "2", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    photos = out["photos"]
+    assert photos["n"] == 3 and photos["found"] == 3
+    assert 0 < photos["mean_error"] < 0.05
+    assert out["photos-even-rows"]["n"] == 2 and out["photos-odd-rows"]["n"] == 1
+    assert out["sim-bits"]["n"] == 2
+
+
+def test_eval_locate_verbose_table(shared_data, capsys):
+    assert main(["eval", "locate", "--limit", "2", "--verbose"]) == 0
+    text = capsys.readouterr().out
+    assert "images/image1082.jpg" in text and "photos: found 2/2" in text

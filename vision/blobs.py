@@ -1,0 +1,169 @@
+"""The cells themselves as evidence: a lattice grown from cell-like blobs.
+
+Empty cells between printed lines, stickers between dark gaps and the halves
+of tiles all show up as small, compact blobs of about one cell. One blob's
+four corners give a first guess of the lattice around it; every similar blob
+nearby then lands near a whole cell position, which names it (``i``, ``j``),
+and all the named blobs' corners together give the lattice homography. The
+named cells cover a block of the grid (all of it, or a part when tiles or a
+hand hide the rest); :func:`vision.extend.place_block` then finds where the
+block sits in the full grid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.rectify import apply_homography, order_corners
+
+# A blob is named when it lands this close (cells) to a whole cell position.
+NAME_TOLERANCE = 0.25
+
+
+@dataclass(frozen=True)
+class Blob:
+    corners: np.ndarray  # (4, 2) UL UR LR LL, image pixels
+    centre: np.ndarray  # (2,)
+    area: float
+
+
+def cell_blobs(contours: Sequence[np.ndarray], min_cell: float, max_cell: float) -> list[Blob]:
+    """The compact, nearly convex, four-sided contours of about one cell's size."""
+    blobs = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if not (min_cell <= area <= max_cell):
+            continue
+        # Cell-like: fills its rotated bounding box (a perspective trapezoid
+        # still does; a letter, a bar or a ring does not).
+        _, (bw, bh), _ = cv2.minAreaRect(c)
+        if area < 0.7 * bw * bh or min(bw, bh) < 0.3 * max(bw, bh):
+            continue
+        hull = cv2.convexHull(c)
+        if cv2.contourArea(hull) > 1.2 * area:
+            continue
+        approx = cv2.approxPolyDP(hull, 0.08 * cv2.arcLength(hull, True), True)
+        if len(approx) == 4:
+            corners = order_corners(approx.reshape(4, 2))
+        else:
+            corners = order_corners(cv2.boxPoints(cv2.minAreaRect(c)))
+        blobs.append(Blob(corners, corners.mean(axis=0), float(area)))
+    return blobs
+
+
+def groups(blobs: list[Blob], min_size: int = 3) -> list[list[Blob]]:
+    """Blobs of similar size that touch, chained into groups (largest first).
+
+    Two blobs are neighbours when their areas differ by less than 2x and their
+    centres are within 1.6 of their mean side."""
+    blobs = outermost(blobs)
+    if len(blobs) < min_size:
+        return []
+    centres = np.array([b.centre for b in blobs])
+    areas = np.array([b.area for b in blobs])
+    sides = np.sqrt(areas)
+    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    ratio = areas[:, None] / areas[None]
+    near = (d < 1.6 * (sides[:, None] + sides[None]) / 2) & (ratio < 2) & (ratio > 0.5)
+    label = _components(near)
+    out = [[blobs[i] for i in np.flatnonzero(label == lab)] for lab in np.unique(label)]
+    out = [g for g in out if len(g) >= min_size]
+    out.sort(key=lambda g: -len(g))
+    return out
+
+
+def outermost(blobs: list[Blob]) -> list[Blob]:
+    """Drop blobs nested in a larger one (a thresholded sticker or cell often
+    gives an inner ring as well as its outline)."""
+    if len(blobs) < 2:
+        return blobs
+    centres = np.array([b.centre for b in blobs])
+    areas = np.array([b.area for b in blobs])
+    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    inside = (d < 0.35 * np.sqrt(areas)[None, :]) & (areas[:, None] < 0.8 * areas[None, :])
+    return [b for b, nested in zip(blobs, inside.any(axis=1), strict=True) if not nested]
+
+
+def _components(adjacent: np.ndarray) -> np.ndarray:
+    """Connected-component label per node of a boolean adjacency matrix."""
+    n = len(adjacent)
+    label = -np.ones(n, dtype=int)
+    for seed in range(n):
+        if label[seed] >= 0:
+            continue
+        label[seed] = seed
+        stack = [seed]
+        while stack:
+            i = stack.pop()
+            for j in np.flatnonzero(adjacent[i] & (label < 0)):
+                label[j] = seed
+                stack.append(int(j))
+    return label
+
+
+def lattice_of(
+    group: list[Blob], max_cols: int | None = None, max_rows: int | None = None
+) -> tuple[np.ndarray, int, int] | None:
+    """Image -> block homography of a group: ``(H, a, b)`` with the named cells
+    filling the block ``[0, a] x [0, b]`` (``a`` across, ``b`` down); ``None``
+    when fewer than three blobs agree on one lattice. A block wider than
+    ``max_cols`` or taller than ``max_rows`` (either way round) loses its
+    thinnest outer columns or rows: a stray blob beside the grid."""
+    areas = np.array([b.area for b in group])
+    seed = group[int(np.argmin(np.abs(areas - np.median(areas))))]
+    centres = np.array([b.centre for b in group])
+    # The cell pitch: the typical distance to the nearest neighbour (a sticker
+    # or a tile half is smaller than its cell by a gap of unknown width).
+    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    d[d < 0.5 * np.sqrt(np.median(areas))] = np.inf  # itself, or a twin from the other mask
+    pitch = float(np.median(d.min(axis=1)))
+    if not np.isfinite(pitch):
+        return None
+    # First guess: an affine frame on the seed, its sides' mean directions one
+    # pitch long (a single blob's outline is too rough to trust its perspective).
+    c = seed.corners
+    across = (c[1] - c[0]) + (c[2] - c[3])
+    down = (c[3] - c[0]) + (c[2] - c[1])
+    frame = np.eye(3)
+    frame[:2, 0] = across / np.linalg.norm(across) * pitch
+    frame[:2, 1] = down / np.linalg.norm(down) * pitch
+    frame[:2, 2] = seed.centre - 0.5 * (frame[:2, 0] + frame[:2, 1])
+    H = np.linalg.inv(frame)
+    named = np.zeros((0, 2), int)
+    # Name the nearest blobs first and refit, so perspective never has to be
+    # extrapolated far from what is already named.
+    for reach in (1.6, 3.0, 6.0, np.inf):
+        uv = apply_homography(H, centres) - 0.5
+        ij = np.round(uv).astype(int)
+        ok = np.all(np.abs(uv - ij) < NAME_TOLERANCE, axis=1) & (np.abs(uv).max(axis=1) <= reach)
+        named = ij[ok]
+        if len(named) < 4 or np.linalg.matrix_rank(named - named.mean(0)) < 2:
+            return None
+        # Centres only, in the middle of their cells; RANSAC in cell units, so
+        # a blob named by mistake cannot bend the lattice.
+        H_new, _ = cv2.findHomography(centres[ok], named + 0.5, cv2.RANSAC, 0.15)
+        if H_new is None:
+            return None
+        H = H_new.astype(np.float64)
+    if max_cols is not None and max_rows is not None:
+        named = _trim(named, max(max_cols, max_rows), max(max_cols, max_rows))
+        if len(named) < 3:
+            return None
+    i0, j0 = named.min(axis=0)
+    a, b = (named.max(axis=0) - named.min(axis=0) + 1).tolist()
+    shift = np.array([[1.0, 0, -i0], [0, 1.0, -j0], [0, 0, 1.0]])
+    return shift @ H, int(a), int(b)
+
+
+def _trim(named: np.ndarray, max_a: int, max_b: int) -> np.ndarray:
+    """Drop the emptier outer column (or row) until the names fit ``max_a`` x ``max_b``."""
+    for axis, limit in ((0, max_a), (1, max_b)):
+        while len(named) and np.ptp(named[:, axis]) + 1 > limit:
+            lo, hi = named[:, axis].min(), named[:, axis].max()
+            n_lo, n_hi = np.sum(named[:, axis] == lo), np.sum(named[:, axis] == hi)
+            named = named[named[:, axis] != (lo if n_lo <= n_hi else hi)]
+    return named
