@@ -33,6 +33,10 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--game", choices=GAMES, default="bits")
     parser.add_argument("--seed", type=int, default=0, help="game, motion and noise seed")
+    parser.add_argument("--players", type=int, default=2, help="BITS players (1-4)")
+    parser.add_argument(
+        "--player", type=int, default=0, help="BITS: whose ramp the camera watches (from 0)"
+    )
     parser.add_argument("--fps", type=float, default=10.0)
     parser.add_argument(
         "--conditions", default="plain", help="plain, random or random:N (a conditions seed)"
@@ -79,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         conditions = conditions_from(args.conditions, args.seed, args.game).with_overrides(
             overrides
         )
-        script = script_for(args.game, args.seed)
+        script = script_for(args.game, args.seed, players=args.players, player=args.player)
         source = SimulatedSource(script, args.fps, conditions, args.seed, size)
     except ValueError as err:
         raise CliError(str(err)) from None

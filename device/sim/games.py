@@ -112,9 +112,9 @@ def bits_game(
         },
     )
     table = Choreographer(script, seed)
-    table.wait(rng.uniform(0.8, 1.5))
     for event in game.opening_events:
         _note(script, event, watched)
+    table.wait(rng.uniform(0.8, 1.5))
     drops = 0
     used_kinds: list[str] = []
     while not game.view()["over"] and (max_drops is None or drops < max_drops):
@@ -308,10 +308,11 @@ def lits_game(seed: int, moves: int | None = None, illegal: float = 0.05) -> Scr
     return script
 
 
-def script_for(game: str, seed: int = 0) -> Script:
-    """The seeded demo game ``game`` ("bits" or "lits")."""
+def script_for(game: str, seed: int = 0, players: int = 2, player: int = 0) -> Script:
+    """The seeded game ``game`` ("bits" or "lits"). BITS takes the number
+    of ``players`` and which ``player``'s ramp (from 0) the camera watches."""
     if game == "bits":
-        return bits_game(seed)
+        return bits_game(seed, players=players, watched=player)
     if game == "lits":
         return lits_game(seed)
     raise ValueError(f"no simulated game {game!r}; choose {' or '.join(GAMES)}")

@@ -61,10 +61,14 @@ class SimulatedSource(FrameSource):
         size: tuple[int, int] = (640, 480),
         realtime: bool = False,
         loop: bool = False,
+        players: int = 2,
+        player: int = 0,
     ) -> None:
         if fps <= 0:
             raise ValueError("fps must be positive")
-        self.script = script_for(script, seed) if isinstance(script, str) else script
+        if isinstance(script, str):
+            script = script_for(script, seed, players=players, player=player)
+        self.script = script
         game = self.script.board.game
         self.conditions = conditions_from(conditions, seed, game)
         self.fps = float(fps)
@@ -128,14 +132,15 @@ def open_simulated(arg: str = "", **options: Any) -> SimulatedSource:
     """``open_source("sim:lits")``: the argument is the game ("bits" by
     default), optionally with ``,key=value`` settings: ``seed``, ``fps``,
     ``conditions`` (plain, random, random:N), ``size`` (WxH), ``realtime``,
-    ``loop``; e.g. ``sim:bits,seed=3,conditions=random,realtime=1``."""
+    ``loop``, BITS ``players`` and the watched ``player``; e.g.
+    ``sim:bits,seed=3,conditions=random,realtime=1``."""
     game, *pairs = [part.strip() for part in (arg or "bits").split(",")]
     settings: dict[str, Any] = dict(options)
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep:
             raise ValueError(f"sim option {pair!r} is not key=value")
-        if key in ("seed",):
+        if key in ("seed", "players", "player"):
             settings[key] = int(value)
         elif key == "fps":
             settings[key] = float(value)
@@ -148,6 +153,7 @@ def open_simulated(arg: str = "", **options: Any) -> SimulatedSource:
             settings[key] = value
         else:
             raise ValueError(
-                f"unknown sim option {key!r}: seed, fps, conditions, size, realtime, loop"
+                f"unknown sim option {key!r}: seed, fps, conditions, size, realtime, loop,"
+                " players, player"
             )
     return SimulatedSource(game or "bits", **settings)

@@ -72,6 +72,10 @@ def test_open_source_sim_spec() -> None:
     assert frame.image.shape == (72, 96, 3)
     assert frame.meta["game"] == "lits" and frame.meta["grid"] == [10, 10]
     assert source.conditions == Conditions.random(3, "lits")
+    bits = open_source("sim:bits,players=3,player=2,size=64x48")
+    assert bits.script.info["players"] == ["Player 1", "Player 2", "Player 3"]
+    assert bits.script.info["watched"] == 2
+    assert bits.read().meta["events"][0]["kind"] == "round_started"
     with pytest.raises(ValueError, match="unknown sim option"):
         open_source("sim:bits,colour=red")
     with pytest.raises(ValueError, match="no simulated game"):
