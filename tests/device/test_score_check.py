@@ -3,6 +3,7 @@
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -157,7 +158,8 @@ def test_check_text_names_the_reason_and_cells(capsys, tmp_path):
 
 
 def test_the_installed_command(repo_root):
-    exe = repo_root / ".venv" / "bin" / "tilewatch"
+    # the console script pip installed beside this Python
+    exe = Path(sys.executable).parent / "tilewatch"
     done = subprocess.run([str(exe), "score", EXAMPLE, "--card", "square", "--json"],
                           capture_output=True, text=True, cwd=repo_root)  # fmt: skip
     assert done.returncode == 0 and json.loads(done.stdout)["total"] == 6
