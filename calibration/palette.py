@@ -10,6 +10,8 @@ one ``[[colour]]`` table per cell code::
     lab = [43.7, 62.2, 40.4]  # CIELAB, L* 0..100 (NOT OpenCV's 8-bit scaling)
     neutral = false         # grey: used to measure the light's colour
     symbols = []            # printed symbols read by shape: "X", "O", "."
+    plain = false           # never carries print (a cell with a symbol is not this)
+    board = false           # the board's own print: its colour differs between copies
 
 ``load_palette("bits")`` finds a bundled palette by name; anything with a
 ``/`` or a ``.toml`` ending is a path to a user's own file.
@@ -122,4 +124,6 @@ def _entry(table: Any, number: int) -> Entry:
         neutral=bool(table.get("neutral", False)),
         spread=None if spread is None else float(spread),
         symbols=tuple(str(s) for s in symbols),
+        plain=bool(table.get("plain", False)),
+        board=bool(table.get("board", False)),
     )

@@ -178,6 +178,8 @@ class Profile:
             f"lightness_weight = {th.lightness_weight:g}",
             f"spread = {th.spread:g}",
             f"drift = {th.drift:g}",
+            f"neutral_drift = {th.neutral_drift:g}",
+            f"board_drift = {th.board_drift:g}",
         ]
         for k in range(len(pal)):
             out += [
@@ -193,6 +195,10 @@ class Profile:
                 out.append("neutral = true")
             if pal.symbols[k]:
                 out.append(f"symbols = [{', '.join(_str(s) for s in pal.symbols[k])}]")
+            if pal.plain[k]:
+                out.append("plain = true")
+            if pal.board[k]:
+                out.append("board = true")
         return "\n".join(out) + "\n"
 
     def save(self, path: str | Path) -> None:

@@ -22,6 +22,8 @@ from typing import Any
 import numpy as np
 
 from calibration.profile import Profile
+from vision.colour import lab_to_linear, linear_to_lab
+from vision.constancy import gains_between
 from vision.palette import Palette
 from vision.reader import Reading, read_cells
 
@@ -72,8 +74,13 @@ def build_profile(
     image_size: tuple[int, int] | None = None,
     camera: dict[str, Any] | None = None,
     source: str = "",
+    nominal: Palette | None = None,
 ) -> Profile:
-    """A profile learnt from a confirmed reading. Cells still ``?`` teach nothing."""
+    """A profile learnt from a confirmed reading. Cells still ``?`` teach nothing.
+
+    ``nominal``: the palette the reading started from; a colour the board did
+    not show goes back to its nominal value (the fit may have pulled it
+    towards cells that the person then corrected)."""
     rows, cols = reading.codes.shape
     codes = confirmed_codes(reading, fixes)
     profile = Profile.start(
@@ -91,4 +98,32 @@ def build_profile(
         (r, c): str(codes[r, c]) for r in range(rows) for c in range(cols) if codes[r, c] != "?"
     }
     profile.learn_reading(reading.lab, known, trusted=True)
+    if nominal is not None:
+        profile.palette = _unseen_from_nominal(profile, nominal)
     return profile
+
+
+def _unseen_from_nominal(profile: Profile, nominal: Palette) -> Palette:
+    """Colours the board did not show: their nominal value, carried into the
+    profile's colour space.
+
+    The profile's white balance made its greys grey; if the board print is
+    really cream, every learnt colour sits a little bluer than nominal. The
+    same cast, measured on the colours that were seen (a von Kries gain per
+    channel), is applied to the unseen ones, so they stay consistent."""
+    pal = profile.palette
+    pairs = [
+        (k, nominal.names.index(name)) for k, name in enumerate(pal.names) if name in nominal.names
+    ]
+    # The board's print is no reference: its nominal colour is only a guess.
+    seen = [(k, j) for k, j in pairs if profile.samples[k] > 0 and not nominal.board[j]]
+    cast = np.ones(3)
+    if len(seen) >= 2:
+        ks, js = (list(v) for v in zip(*seen, strict=True))
+        cast = gains_between(lab_to_linear(nominal.lab[js]), lab_to_linear(pal.lab[ks]))
+    lab, spread = pal.lab.copy(), pal.spread.copy()
+    for k, j in pairs:
+        if profile.samples[k] == 0:
+            lab[k] = linear_to_lab(lab_to_linear(nominal.lab[j]) * cast)
+            spread[k] = nominal.spread[j]
+    return pal.with_lab(lab, spread)

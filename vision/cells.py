@@ -40,6 +40,10 @@ GLARE_STEP = 30.0
 # (or the floor, in 8-bit levels summed over channels) are print, not body.
 OUTLIER_FACTOR = 2.0
 OUTLIER_FLOOR = 12.0
+# Print (a symbol on a tile): pixels this far from the colour, summed over
+# channels, and beyond this many times the typical scatter.
+PRINT_STEP = 45.0
+PRINT_FACTOR = 3.0
 
 
 def sample_patches(
@@ -65,26 +69,44 @@ def _median(a: np.ndarray, axis: int) -> np.ndarray:
     return np.asarray(np.take(np.partition(a, k, axis=axis), k, axis=axis))
 
 
-def robust_bgr(patches: np.ndarray) -> np.ndarray:
-    """The dominant colour of each patch: (..., n, 3) float BGR -> (..., 3).
+def patch_stats(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The dominant colour of each patch and its share of print.
 
-    See the module docstring for why this is a mode with glare removed.
+    ``patches`` (..., n, 3) float BGR -> colour (..., 3) and ``printed``
+    (...,): the share of pixels that differ from the colour by a clear step
+    (a symbol, a letter) and are not glare. See the module docstring.
     """
     centre = _median(patches, axis=-2)
     diff = patches - centre[..., None, :]
     # Glare: brighter than the centre in every channel by a clear step.
     glare = diff.min(axis=-1) > GLARE_STEP
     d = np.abs(diff).sum(axis=-1)
-    limit = np.maximum(OUTLIER_FACTOR * _median(d, axis=-1), OUTLIER_FLOOR)
+    scale = _median(d, axis=-1)
+    limit = np.maximum(OUTLIER_FACTOR * scale, OUTLIER_FLOOR)
     keep = (d <= limit[..., None]) & ~glare
     count = keep.sum(axis=-1)
     mean = (patches * keep[..., None]).sum(axis=-2) / np.maximum(count, 1)[..., None]
-    return np.where(count[..., None] > 0, mean, centre)
+    colour = np.where(count[..., None] > 0, mean, centre)
+    ink = (d > np.maximum(PRINT_FACTOR * scale, PRINT_STEP)[..., None]) & ~glare
+    return colour, ink.mean(axis=-1)
+
+
+def robust_bgr(patches: np.ndarray) -> np.ndarray:
+    """The dominant colour of each patch: (..., n, 3) float BGR -> (..., 3)."""
+    return patch_stats(patches)[0]
 
 
 def cell_bgr(rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> np.ndarray:
     """Robust BGR colour (0..255 float) of every cell: (rows, cols, 3)."""
     return robust_bgr(sample_patches(rectified_bgr, rows, cols, inset))
+
+
+def cell_features(
+    rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2
+) -> tuple[np.ndarray, np.ndarray]:
+    """Robust linear RGB (rows, cols, 3) and share of print (rows, cols) of every cell."""
+    bgr, printed = patch_stats(sample_patches(rectified_bgr, rows, cols, inset))
+    return srgb_to_linear(bgr[..., ::-1] / 255.0), printed
 
 
 def cell_linear(rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> np.ndarray:

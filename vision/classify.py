@@ -31,6 +31,11 @@ import numpy as np
 from vision.colour import lab_distance, lab_to_linear, linear_to_lab
 from vision.palette import Palette
 
+# Print on a cell (share of its patch) rules out colours marked plain: no
+# penalty below PRINT_MIN, the full PRINT_PENALTY (ΔE) from PRINT_FULL up.
+PRINT_MIN = 0.06
+PRINT_FULL = 0.15
+PRINT_PENALTY = 25.0
 # A cell with a channel this close to full scale (sRGB 250 of 255) is
 # clipped: the sensor lost how bright it really was.
 CLIPPED = 0.955
@@ -126,10 +131,25 @@ def scores_linear(
     return scores_bounded(bounded_lab(linear, gains, palette, clipped), palette)
 
 
-def match(lab: np.ndarray | None, palette: Palette, precomputed: np.ndarray | None = None) -> Match:
+def print_penalty(printed: np.ndarray | None, palette: Palette) -> np.ndarray | None:
+    """Extra distance (S, K) for cells showing print (share ``printed`` (S,)) on
+    colours that never carry print (``plain``); ``None`` when nothing applies."""
+    if printed is None or not palette.plain.any():
+        return None
+    ramp = np.clip((np.asarray(printed) - PRINT_MIN) / (PRINT_FULL - PRINT_MIN), 0.0, 1.0)
+    return np.asarray(ramp[..., None] * PRINT_PENALTY * palette.plain)
+
+
+def match(
+    lab: np.ndarray | None,
+    palette: Palette,
+    precomputed: np.ndarray | None = None,
+    penalty: np.ndarray | None = None,
+) -> Match:
     """Best palette entry for every colour in ``lab`` (S, 3) with ``?`` rules applied.
 
-    ``precomputed``: the (S, K) scores, when already known (:func:`scores_linear`)."""
+    ``precomputed``: the (S, K) scores, when already known (:func:`scores_linear`);
+    ``penalty`` (S, K): added to them (:func:`print_penalty`)."""
     th = palette.thresholds
     if precomputed is None:
         if lab is None:
@@ -137,6 +157,8 @@ def match(lab: np.ndarray | None, palette: Palette, precomputed: np.ndarray | No
         s = scores(lab, palette)
     else:
         s = precomputed
+    if penalty is not None:
+        s = s + penalty
     best = np.argmin(s, axis=-1)
     d1 = np.take_along_axis(s, best[..., None], axis=-1)[..., 0]
     # The runner-up is the best entry of another code: variants of one code

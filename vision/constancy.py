@@ -42,6 +42,11 @@ EXPOSURE_PRIOR = 1.0
 GAIN_PRIOR = 0.6
 # The start gains are kept when the median cell is within this many spreads.
 START_SPREADS = 1.5
+# After a search, this many hypotheses are refined on the whole board.
+SEARCH_KEEP = 4
+SEARCH_REFINE = 2
+# Weight of a non-grey cell when refining the gains (a grey counts 1).
+OTHER_WEIGHT = 0.3
 _FLOOR = 1e-4  # linear values below this carry no colour information
 
 
@@ -93,6 +98,7 @@ def frame_cost(
     gains: np.ndarray,
     start: np.ndarray,
     clipped: np.ndarray | None = None,
+    penalty: np.ndarray | None = None,
 ) -> np.ndarray:
     """How badly gains explain a board: (H,) for gains (H, 3).
 
@@ -103,6 +109,8 @@ def frame_cost(
     """
     th = palette.thresholds
     s = scores_linear(np.asarray(linear), gains[:, None, :], palette, clipped)
+    if penalty is not None:
+        s = s + penalty
     nearest = np.minimum(s.min(axis=-1), th.max_distance)
     cells = (nearest / th.spread) ** 2
     return np.asarray(cells.sum(axis=-1) + len(linear) * gain_prior(gains, start))
@@ -124,6 +132,7 @@ def balance(
     start: np.ndarray | None = None,
     iterations: int = 3,
     clipped: np.ndarray | None = None,
+    penalty: np.ndarray | None = None,
 ) -> Balance:
     """Gains that make the known-neutral cells of ``linear`` (..., 3) neutral.
 
@@ -131,48 +140,79 @@ def balance(
     by default. A palette without neutral entries balances on all its colours.
     ``clipped`` (..., 3): clipped channels (:func:`vision.classify.clipped_channels`)
     when ``linear`` was corrected after capture; clipped cells never set gains.
+    ``penalty`` (N, K): extra distance per cell and colour (:func:`vision.classify.print_penalty`).
     """
     cells = np.asarray(linear, dtype=np.float64).reshape(-1, 3)
     clip = (clipped_channels(cells) if clipped is None else np.asarray(clipped)).reshape(-1, 3)
     fine = ~clip.any(axis=1)
+    pen = None if penalty is None else np.asarray(penalty).reshape(len(cells), -1)
     g0 = np.ones(3) if start is None else np.asarray(start, dtype=np.float64)
     anchor = palette.neutral if palette.neutral.any() else np.ones(len(palette), bool)
     target = lab_to_linear(palette.lab)
 
     def read(g: np.ndarray) -> Match:
-        return match(None, palette, scores_linear(cells, g, palette, clip))
+        return match(None, palette, scores_linear(cells, g, palette, clip), pen)
 
     def sure_neutral(m: Match) -> np.ndarray:
         return np.asarray((m.index >= 0) & anchor[np.maximum(m.index, 0)] & fine)
 
-    def sure_any(m: Match) -> np.ndarray:
-        return (m.index >= 0) & fine
+    def refined(g: np.ndarray, m: Match, steps: int) -> tuple[np.ndarray, Match]:
+        for _ in range(steps):
+            new = _refine(cells, clip, target, anchor, m)
+            if new is None or np.allclose(new, g, rtol=2e-3):
+                break  # m stays valid: the gains barely moved
+            g, m = new, read(new)
+        return g, m
 
-    gains, searched = g0, False
-    m = read(gains)
+    m = read(g0)
     # Keep the start when the typical cell sits within a few spreads of its
     # colour and an unclipped neutral cell is there to refine from.
     typical = float(np.median(m.distance))
-    if not (sure_neutral(m).any() and typical <= START_SPREADS * palette.thresholds.spread):
-        gains, searched = _search(cells, palette, g0, target, anchor, clip), True
-        m = read(gains)
+    searched = not (sure_neutral(m).any() and typical <= START_SPREADS * palette.thresholds.spread)
+    if searched:
+        # Each hypothesis comes from one cell, so it is noisy: refine the few
+        # best on the whole board before choosing.
+        tried = [
+            refined(h, read(h), SEARCH_REFINE)
+            for h in _search(cells, palette, g0, target, anchor, clip, pen)
+        ]
+        costs = frame_cost(cells, palette, np.array([g for g, _ in tried]), g0, clip, pen)
+        gains, m = tried[int(np.argmin(costs))]
+    else:
+        # The classic slip: the light changed and the board now sits nearer
+        # another grey (an ivory board under a dim lamp looks like a grey
+        # tile). Try the greys read as each neutral colour; keep the cheapest.
+        seen = np.median(cells[sure_neutral(m)], axis=0)
+        options = np.vstack([g0[None], target[anchor] / np.maximum(seen, _FLOOR)])
+        gains = options[int(np.argmin(frame_cost(cells, palette, options, g0, clip, pen)))]
+        if not np.array_equal(gains, g0):
+            m = read(gains)
+    gains, m = refined(gains, m, iterations)
+    return Balance(gains, int(sure_neutral(m).sum()), searched, m)
 
-    used = 0
-    for _ in range(iterations):
-        sure = sure_neutral(m)
-        used = int(sure.sum())
-        if used == 0:
-            # No unclipped grey in sight: every colour read with confidence
-            # says something, if less reliably (printings differ).
-            sure = sure_any(m)
-            if not sure.any():
-                break
-        new = gains_between(cells[sure], target[m.index[sure]])
-        if np.allclose(new, gains, rtol=2e-3):
-            break  # m stays valid: the gains barely moved
-        gains = new
-        m = read(gains)
-    return Balance(gains, used, searched, m)
+
+def _refine(
+    cells: np.ndarray, clip: np.ndarray, target: np.ndarray, anchor: np.ndarray, m: Match
+) -> np.ndarray | None:
+    """Gains from every cell read with confidence, channel by channel.
+
+    Greys count fully, other colours less (a printing's red is less sure
+    than its grey); a clipped channel of a cell says nothing about that
+    channel. ``None`` when nothing was read."""
+    sure = m.index >= 0
+    if not sure.any():
+        return None
+    k = m.index[sure]
+    weight = np.where(anchor[k], 1.0, OTHER_WEIGHT)
+    obs = np.maximum(cells[sure], _FLOOR)
+    ratio = np.log(np.maximum(target[k], _FLOOR) / obs)
+    gains = np.empty(3)
+    for c in range(3):
+        ok = ~clip[sure, c]
+        if not ok.any():
+            return None
+        gains[c] = np.exp(_weighted_median(ratio[ok, c], weight[ok]))
+    return gains
 
 
 def _search(
@@ -182,8 +222,9 @@ def _search(
     target: np.ndarray,
     anchor: np.ndarray,
     clip: np.ndarray,
+    pen: np.ndarray | None,
 ) -> np.ndarray:
-    """Try "cell i is anchor colour k" for every i, k and keep the best-explaining gains.
+    """Try "cell i is colour k" for every i, k; the SEARCH_KEEP best-explaining gains.
 
     Only unclipped cells propose, and every colour may be proposed, not only
     the greys: under a warm lamp the greys may all be clipped."""
@@ -194,5 +235,5 @@ def _search(
     if not anchor.all():
         hyp = np.vstack([hyp, (target[~anchor][:, None, :] / obs[None, :, :]).reshape(-1, 3)])
     hyp = np.vstack([g0[None, :], hyp])
-    cost = frame_cost(cells, palette, hyp, g0, clip)
-    return np.asarray(hyp[int(np.argmin(cost))])
+    cost = frame_cost(cells, palette, hyp, g0, clip, pen)
+    return np.asarray(hyp[np.argsort(cost)[:SEARCH_KEEP]])

@@ -9,7 +9,11 @@ people, a nominal CIELAB colour (true L*a*b*, D65), a scatter (how far the
 same colour typically wanders between cells and frames, in ΔE), and two flags:
 ``neutral`` (grey: safe to measure the light's colour on) and ``symbols`` (the
 printed symbols a cell of this colour may show, read by shape: ``X``, ``O``,
-``.`` for blank).
+``.`` for blank). ``plain`` marks a colour that never carries print (the
+empty BITS board, a LITS piece): a cell showing a symbol is not that colour.
+``board`` marks the printed board itself, whose colour differs between copies
+and editions (dark, ivory, slate...): its nominal value is only a first
+guess, learnt by calibration or fitted freely to a photo.
 
 A code may have several entries: *variants* of one thing that differ between
 copies of a game (a dark or an ivory board print). A reading picks whichever
@@ -46,6 +50,8 @@ class Entry:
     neutral: bool = False
     spread: float | None = None  # None: the palette's default
     symbols: tuple[str, ...] = ()
+    plain: bool = False
+    board: bool = False
 
 
 @dataclass(frozen=True)
@@ -60,6 +66,7 @@ class Thresholds:
     its nominal value, ΔE (used only when fitting a palette to one photo).
     ``neutral_drift``: the same for the a*, b* of neutral colours: a grey
     stays grey, which is what lets a fit find the colour of the light.
+    ``board_drift``: the same for the board's print (any lightness, a tint).
     """
 
     max_distance: float = 30.0
@@ -68,6 +75,7 @@ class Thresholds:
     spread: float = 6.0
     drift: float = 20.0
     neutral_drift: float = 4.0
+    board_drift: float = 60.0
 
 
 @dataclass(frozen=True)
@@ -86,6 +94,8 @@ class Palette:
     neutral: np.ndarray
     symbols: tuple[tuple[str, ...], ...]
     thresholds: Thresholds = field(default_factory=Thresholds)
+    plain: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    board: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     game: str | None = None
 
     @classmethod
@@ -124,6 +134,8 @@ class Palette:
             symbols=tuple(tuple(e.symbols) for e in entries),
             thresholds=th,
             game=game,
+            plain=np.array([e.plain for e in entries], dtype=bool),
+            board=np.array([e.board for e in entries], dtype=bool),
         )
 
     def __len__(self) -> int:
@@ -163,6 +175,8 @@ class Palette:
             spread=self.spread[idx],
             neutral=self.neutral[idx],
             symbols=tuple(self.symbols[i] for i in idx),
+            plain=self.plain[idx],
+            board=self.board[idx],
         )
 
     def with_lab(self, lab: np.ndarray, spread: np.ndarray | None = None) -> Palette:

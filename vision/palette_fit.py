@@ -53,6 +53,11 @@ CLUSTER_SPREADS = 2.5
 SPREAD_PRIOR_CELLS = 4.0
 SPREAD_FLOOR = 0.4
 REFINE_STEPS = 3
+# Anchoring colourful entries (chroma above COLOURFUL): hue may drift by
+# about HUE_DRIFT radians, chroma by a factor of about exp(CHROMA_DRIFT).
+COLOURFUL = 15.0
+HUE_DRIFT = 0.45
+CHROMA_DRIFT = 0.8
 
 
 @dataclass(frozen=True)
@@ -102,10 +107,21 @@ class _Assigner:
     explain it (they differ only for clipped cells, see
     :func:`vision.classify.bounded_lab`)."""
 
-    def __init__(self, y: np.ndarray, cluster: np.ndarray, nominal: np.ndarray, pal: Palette):
+    def __init__(
+        self,
+        y: np.ndarray,
+        cluster: np.ndarray,
+        nominal: np.ndarray,
+        pal: Palette,
+        penalty: np.ndarray | None = None,
+    ):
         c = int(cluster.max()) + 1
         k = len(pal)
         self.n = np.bincount(cluster, minlength=c).astype(np.float64)
+        # Per cluster and entry: the cost of print on colours that have none.
+        self.pen = np.zeros((c, k))
+        if penalty is not None:
+            np.add.at(self.pen, cluster, (penalty / pal.spread) ** 2)
         self.s = np.zeros((c, k, 3))
         np.add.at(self.s, cluster, y)
         self.q = np.zeros((c, k))
@@ -118,6 +134,15 @@ class _Assigner:
         self.drift2 = np.full((k, 3), th.drift**2)
         self.drift2[:, 0] *= th.lightness_weight**2
         self.drift2[pal.neutral, 1:] = th.neutral_drift**2
+        # The board's print: any lightness, a tint (cream, slate) allowed.
+        self.drift2[pal.board, 0] = (th.board_drift * th.lightness_weight) ** 2
+        self.drift2[pal.board, 1:] = max(th.neutral_drift, th.board_drift / 5) ** 2
+        # Colourful entries are anchored by hue and (loosely) chroma instead of
+        # a*, b*: a camera or a printing changes how saturated a colour looks
+        # far more than which hue it is (a pale yellow is still yellow, not white).
+        self.chroma0 = np.hypot(nominal[:, 1], nominal[:, 2])
+        self.hue0 = np.arctan2(nominal[:, 2], nominal[:, 1])
+        self.colourful = (self.chroma0 >= COLOURFUL) & ~pal.neutral & ~pal.board
 
     def _stats(self, k: int, members: np.ndarray) -> tuple[float, np.ndarray, float]:
         return self.n[members].sum(), self.s[members, k].sum(axis=0), self.q[members, k].sum()
@@ -128,7 +153,18 @@ class _Assigner:
         n, s, q = self._stats(k, members)
         within = q - float(s @ s) / n
         off = s / n - self.nominal[k]
-        return float(within / self.var[k] + (off**2 / (self.var[k] / n + self.drift2[k])).sum())
+        if self.colourful[k]:
+            mean = s / n
+            hue = np.angle(np.exp(1j * (np.arctan2(mean[2], mean[1]) - self.hue0[k])))
+            chroma = np.log((np.hypot(mean[1], mean[2]) + 5) / (self.chroma0[k] + 5))
+            anchor = (
+                off[0] ** 2 / (self.var[k] / n + self.drift2[k, 0])
+                + (hue / HUE_DRIFT) ** 2
+                + (chroma / CHROMA_DRIFT) ** 2
+            )
+        else:
+            anchor = (off**2 / (self.var[k] / n + self.drift2[k])).sum()
+        return float(within / self.var[k] + anchor + self.pen[members, k].sum())
 
     def total(self, a: np.ndarray) -> float:
         return sum(self.entry_cost(k, a == k) for k in range(len(self.nominal)))
@@ -209,13 +245,16 @@ def fit_palette(
     palette: Palette,
     start: np.ndarray | None = None,
     clipped: np.ndarray | None = None,
+    penalty: np.ndarray | None = None,
 ) -> Fit:
     """Fit ``palette`` to the cells ``linear`` (..., 3) of one photo (camera linear RGB).
 
     Clipped clusters (a white board under a warm lamp: a channel at full
-    scale) do not propose the light's colour: their true colour is unknown."""
+    scale) do not propose the light's colour: their true colour is unknown.
+    ``penalty`` (N, K): extra distance per cell and colour (print on a plain colour)."""
     cells = np.asarray(linear, dtype=np.float64).reshape(-1, 3)
     clip = (clipped_channels(cells) if clipped is None else np.asarray(clipped)).reshape(-1, 3)
+    pen = None if penalty is None else np.asarray(penalty).reshape(len(cells), -1)
     th = palette.thresholds
     scale = np.array([th.lightness_weight, 1.0, 1.0])
     g0 = np.ones(3) if start is None else np.asarray(start, dtype=np.float64)
@@ -236,7 +275,7 @@ def fit_palette(
     best: tuple[float, np.ndarray, np.ndarray, _Assigner] | None = None
     for g in hypotheses:
         y = bounded_lab(cells, g, palette, clip) * scale
-        assigner = _Assigner(y, cluster, nominal, palette)
+        assigner = _Assigner(y, cluster, nominal, palette, pen)
         a, cost = assigner.solve()
         cost += float(gain_prior(g, g0))
         if best is None or cost < best[0]:
@@ -249,9 +288,12 @@ def fit_palette(
     # Clusters were cut by a fixed rule; now let single cells move to the
     # colour they are most typical of, and re-estimate (hard EM).
     y = bounded_lab(cells, gains, palette, clip) * scale
-    per_cell = _Assigner(y, np.arange(len(cells)), nominal, palette)
+    per_cell = _Assigner(y, np.arange(len(cells)), nominal, palette, pen)
     for _ in range(REFINE_STEPS):
-        moved = scores_linear(cells, gains, fitted, clip).argmin(axis=-1)
+        moved = scores_linear(cells, gains, fitted, clip)
+        if pen is not None:
+            moved = moved + pen
+        moved = moved.argmin(axis=-1)
         if np.array_equal(moved, assignment):
             break
         assignment = moved

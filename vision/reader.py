@@ -24,8 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.cells import cell_linear
-from vision.classify import Match, clipped_channels, match, scores_linear
+from vision.cells import cell_features
+from vision.classify import Match, clipped_channels, match, print_penalty, scores_linear
 from vision.colour import linear_to_lab
 from vision.constancy import balance
 from vision.palette import Palette
@@ -88,11 +88,14 @@ def read_cells(
     photo of a finished board); slower (tens of milliseconds), not per frame.
     ``shading``: correct uneven brightness across the board first.
     """
-    linear = cell_linear(rectified_bgr, rows, cols, inset)
+    linear, printed = cell_features(rectified_bgr, rows, cols, inset)
     clipped = clipped_channels(linear)
     if shading:
-        linear = linear / estimate_field(linear)[..., None]
-    used_gains, used_palette, m = _read_colours(linear, clipped, palette, gains, fit)
+        field = estimate_field(linear)[..., None]
+        # A clipped channel is a lower bound: divided by a field above one it
+        # would only get looser, so it keeps its value there.
+        linear = np.where(clipped & (field > 1), linear, linear / field)
+    used_gains, used_palette, m = _read_colours(linear, clipped, printed, palette, gains, fit)
     lab = linear_to_lab(linear * used_gains)
     codes = m.codes()
     confidence = m.confidence
@@ -107,17 +110,23 @@ def read_cells(
 def _read_colours(
     linear: np.ndarray,
     clipped: np.ndarray,
+    printed: np.ndarray,
     palette: Palette,
     gains: np.ndarray | None,
     fit: bool,
 ) -> tuple[np.ndarray, Palette, Match]:
     """White balance (or a whole palette fit) and classification of cell colours."""
+    penalty = print_penalty(printed, palette)
     if not fit:
-        b = balance(linear, palette, start=gains, clipped=clipped)
+        b = balance(linear, palette, start=gains, clipped=clipped, penalty=penalty)
         return b.gains, palette, b.match.reshaped(linear.shape[:-1])
-    fitted = fit_palette(linear, palette, start=gains, clipped=clipped)
+    fitted = fit_palette(linear, palette, start=gains, clipped=clipped, penalty=penalty)
     s = scores_linear(linear, fitted.gains, fitted.palette, clipped)
-    return fitted.gains, fitted.palette, match(None, fitted.palette, s)
+    return (
+        fitted.gains,
+        fitted.palette,
+        match(None, fitted.palette, s, print_penalty(printed, fitted.palette)),
+    )
 
 
 def _add_symbols(

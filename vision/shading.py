@@ -11,9 +11,10 @@ anything is read:
 2. within a group, cells are mostly one material, so their log-luminance is
    the group's level plus the field: ``log Y_i = level_g + f(x_i, y_i)``;
 3. fit the levels and a low-order polynomial ``f`` (a plane, or a quadratic
-   when enough cells) together, with a robust loss: cells of another
-   material that share the chromaticity (a grey tile or a black tile among
-   the empty board cells, all grey) are outliers and do not bend it.
+   when enough cells) together, per channel (a clipped channel is left
+   out), with a robust loss: cells of another material that share the
+   chromaticity (a grey tile or a black tile among the empty board cells,
+   all grey) are outliers and do not bend it.
 
 >>> rows, cols = 4, 5
 >>> field = np.exp(-0.4 * np.linspace(0, 1, cols))[None, :].repeat(rows, 0)
@@ -39,6 +40,7 @@ TUKEY = 3.0  # biweight cut-off, in Huber scales
 # Cells whose log-chromaticities differ by less than this are one material.
 CHROMA_LINK = 0.12
 _LUMA = np.array([0.2126729, 0.7151522, 0.0721750])  # Y of linear sRGB
+CLIPPED = 0.955  # as vision.classify: a channel at full scale says nothing
 _FLOOR = 2e-3  # linear level below which chromaticity is noise
 
 
@@ -78,23 +80,29 @@ def chroma_groups(linear: np.ndarray, link: float = CHROMA_LINK) -> np.ndarray:
 
 
 def estimate_field(linear: np.ndarray) -> np.ndarray:
-    """The brightness field (rows, cols), geometric mean 1, from cells (rows, cols, 3).
+    """The brightness field (rows, cols), geometric mean 1, from camera cells (rows, cols, 3).
 
-    Ones when the board gives no evidence (every cell a material of its own)."""
+    Each channel of each cell is one observation, so a white board under a
+    warm lamp with its red channel clipped still reports the light through
+    green and blue. Ones when the board gives no evidence."""
     rows, cols = linear.shape[:2]
     cells = np.asarray(linear, dtype=np.float64).reshape(-1, 3)
-    y = np.log(np.maximum(luminance(cells), 1e-6))
     group = chroma_groups(cells)
     n_g = int(group.max()) + 1
     sizes = np.bincount(group, minlength=n_g)
-    use = (sizes[group] >= 2) & (cells.max(axis=1) < 0.955) & (cells.max(axis=1) > _FLOOR * 5)
-    if use.sum() < 4:
+    # A cell with two channels clipped has lost its chromaticity: it could be
+    # grouped with anything, so it gives no evidence at all.
+    whole = (cells >= CLIPPED).sum(axis=1) <= 1
+    ok = (cells < CLIPPED) & (cells > _FLOOR * 5) & ((sizes[group] >= 2) & whole)[:, None]
+    cell_i, chan = np.nonzero(ok)
+    if len(np.unique(cell_i)) < 4:
         return np.ones((rows, cols))
-    poly = _design(rows, cols, quadratic=use.sum() >= QUADRATIC_CELLS)
-    levels = np.eye(n_g)[group]
-    a = np.hstack([levels, poly])[use]
-    b = y[use]
-    w = np.ones(len(b))
+    poly = _design(rows, cols, quadratic=len(np.unique(cell_i)) >= QUADRATIC_CELLS)
+    level = np.zeros((len(cell_i), n_g * 3))
+    level[np.arange(len(cell_i)), group[cell_i] * 3 + chan] = 1.0
+    a = np.hstack([level, poly[cell_i]])
+    b = np.log(cells[cell_i, chan])
+    w: np.ndarray = np.ones(len(b))
     coef = np.zeros(a.shape[1])
     ridge = 1e-9 * np.eye(a.shape[1])  # keeps the normal equations solvable
     for step in range(IRLS_STEPS):
@@ -105,5 +113,5 @@ def estimate_field(linear: np.ndarray) -> np.ndarray:
             w = np.where(resid <= HUBER, 1.0, HUBER / np.maximum(resid, 1e-12))
         else:  # then Tukey's biweight, which ignores other materials entirely
             w = np.clip(1 - (resid / (TUKEY * HUBER)) ** 2, 0.0, None) ** 2
-    f = poly @ coef[n_g:]
+    f = poly @ coef[n_g * 3 :]
     return np.asarray(np.exp(f - f.mean()).reshape(rows, cols))

@@ -1,14 +1,20 @@
 """``tilewatch read IMAGE``: find the board in one photo and report what it shows.
 
 Contract (DESIGN.md): with ``--json`` one object ``{"found", "game", "grid",
-"corners", "cells", "confidence", "score"}``; exit 0 when the grid was found,
-3 when it was not (still printing ``"found": false``), 2 on bad arguments or an
+"corners", "cells", "confidence", "score"}`` (plus ``"unsure"``: the cells
+that read ``?``, as [row, col]); exit 0 when the grid was found, 3 when it
+was not (still printing ``"found": false``), 2 on bad arguments or an
 unreadable file.
+
+Without ``--profile`` the palette is fitted to the photo itself (no set-up:
+"point the camera at a finished board"). A BITS board is turned so that row
+0 is the ramp's top: the tiles rest at the bottom.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -16,10 +22,17 @@ from typing import Any
 import cv2
 import numpy as np
 
+from calibration.orientation import gravity_turns, turn, turn_corners
+from calibration.palette import PaletteError, bundled_palettes, load_palette
+from calibration.profile import Profile, ProfileError
 from device.cli import EXIT_NOT_FOUND, EXIT_OK, CliError, print_json
+from device.commands.score import load_cards
+from engine.bits import Board, load_settings, score_board
+from vision.annotate import draw_reading
 from vision.draw import draw_grid, draw_miss
 from vision.gridfit import GridFit
-from vision.locate import locate_grid
+from vision.palette import Palette
+from vision.photo import read_photo
 
 GAME_GRIDS = {"bits": (6, 6), "lits": (10, 10)}
 
@@ -57,15 +70,13 @@ def load_image(path: Path) -> np.ndarray:
     return image
 
 
-def find_grid(image: np.ndarray, rows: int, cols: int, args: argparse.Namespace) -> GridFit | None:
-    """Manual corners when given, else the automatic search."""
-    if args.corners is not None:
-        corners = parse_corners(args.corners)
-        h, w = image.shape[:2]
-        if np.any(corners < -w) or np.any(corners > 2 * max(h, w)):
-            raise CliError("--corners lie far outside the image")
-        return GridFit.from_corners(corners, rows, cols)
-    return locate_grid(image, rows, cols)
+def manual_corners(image: np.ndarray, text: str) -> np.ndarray:
+    """``--corners`` checked against the image."""
+    corners = parse_corners(text)
+    h, w = image.shape[:2]
+    if np.any(corners < -w) or np.any(corners > 2 * max(h, w)):
+        raise CliError("--corners lie far outside the image")
+    return corners
 
 
 def result(fit: GridFit | None, game: str, rows: int, cols: int) -> dict[str, Any]:
@@ -83,13 +94,105 @@ def result(fit: GridFit | None, game: str, rows: int, cols: int) -> dict[str, An
     }
 
 
+def choose_palette(args: argparse.Namespace, profile: Profile | None) -> Palette:
+    """The profile's learnt colours, else ``--palette``, else the game's palette."""
+    if profile is not None:
+        return profile.palette
+    try:
+        return load_palette(args.palette or args.game)
+    except PaletteError as err:
+        raise CliError(str(err)) from None
+
+
+def load_profile(path: str | None) -> Profile | None:
+    if path is None:
+        return None
+    try:
+        return Profile.load(path)
+    except ProfileError as err:
+        raise CliError(str(err)) from None
+
+
+def oriented(fit: GridFit, profile: Profile | None, game_board: bool, codes: np.ndarray) -> int:
+    """Clockwise quarter turns that put row 0 at the board's top.
+
+    With a profile: the turn whose corners land nearest the calibrated ones.
+    A BITS board of the game's size: gravity (tiles rest at the bottom).
+    Otherwise the image's own upright order is kept."""
+    if profile is not None and profile.corners is not None and fit.rows == fit.cols:
+        errors = [
+            np.linalg.norm(turn_corners(fit.corners, k) - profile.corners, axis=1).sum()
+            for k in range(4)
+        ]
+        return int(np.argmin(errors))
+    if game_board and fit.rows == fit.cols:
+        return gravity_turns(codes)
+    return 0
+
+
+def score(game: str, cells: list[str], args: argparse.Namespace) -> dict[str, Any]:
+    """The ``score`` object of the contract; ``{}`` when there is nothing to score."""
+    if game == "lits":
+        return {s: sum(row.count(s) for row in cells) for s in ("X", "O")}
+    if not args.card:
+        return {}
+    if any("?" in row for row in cells):
+        return {}  # an unsure cell could change any block; say nothing rather than guess
+    try:
+        board = Board.from_text("\n".join(cells), name=args.image)
+    except ValueError:
+        return {}  # not a BITS board (another palette's codes)
+    cards = load_cards(args.card, args.catalogue)
+    return dict(score_board(board, cards, load_settings()).to_json())
+
+
 def run(args: argparse.Namespace) -> int:
     rows, cols = parse_grid(args.grid) if args.grid else GAME_GRIDS[args.game]
     image = load_image(Path(args.image))
-    fit = find_grid(image, rows, cols, args)
+    profile = load_profile(args.profile)
+    palette = choose_palette(args, profile)
+    if profile is not None and (profile.rows, profile.cols) != (rows, cols):
+        raise CliError(
+            f"the profile is for a {profile.rows}x{profile.cols} grid, not {rows}x{cols}"
+        )
+    corners = None if args.corners is None else manual_corners(image, args.corners)
+    photo = read_photo(
+        image,
+        rows,
+        cols,
+        palette,
+        corners=corners,
+        hint=None if profile is None else profile.corners,
+        gains=None if profile is None else profile.gains,
+        fit_palette=profile is None,
+    )
+    fit = None if photo is None else photo.fit
     out = result(fit, args.game, rows, cols)
+    picture = None
+    if photo is not None:
+        reading = photo.reading
+        game_board = args.game == "bits" and (rows, cols) == GAME_GRIDS["bits"] and corners is None
+        k = oriented(photo.fit, profile, game_board, reading.codes)
+        codes, conf = turn(reading.codes, k), turn(reading.confidence, k)
+        cells = ["".join(row) for row in codes.tolist()]
+        out["corners"] = [
+            [round(float(x), 2), round(float(y), 2)] for x, y in turn_corners(photo.fit.corners, k)
+        ]
+        out["cells"] = cells
+        out["confidence"] = [[round(float(v), 3) for v in row] for row in conf]
+        out["unsure"] = [[int(r), int(c)] for r, c in np.argwhere(codes == "?")]
+        out["score"] = score(args.game, cells, args)
+        if args.debug_image:
+            picture = draw_reading(
+                draw_grid(image, photo.fit),
+                photo.fit,
+                reading.codes,
+                reading.confidence,
+                reading.lab,
+            )
     if args.debug_image:
-        picture = draw_grid(image, fit) if fit else draw_miss(image, f"no {rows}x{cols} grid found")
+        if picture is None:
+            picture = draw_miss(image, f"no {rows}x{cols} grid found")
         if not cv2.imwrite(str(args.debug_image), picture):
             raise CliError(f"cannot write the debug image {args.debug_image}")
     if args.json:
@@ -97,7 +200,12 @@ def run(args: argparse.Namespace) -> int:
     elif fit is None:
         print(f"no {rows}x{cols} grid found in {args.image}")
     else:
-        print(fit)
+        print("\n".join(out["cells"]))
+        if out["unsure"]:
+            where = ", ".join(f"row {r + 1} column {c + 1}" for r, c in out["unsure"])
+            print(f"unsure: {where}")
+        if out["score"]:
+            print(f"score: {json.dumps(out['score'])}")
     return EXIT_OK if fit is not None else EXIT_NOT_FOUND
 
 
@@ -122,7 +230,29 @@ def register(subparsers: Any) -> None:
         "lower-left) instead of searching",
     )
     p.add_argument(
-        "--debug-image", metavar="OUT.png", help="write the photo with the found grid drawn on it"
+        "--debug-image",
+        metavar="OUT.png",
+        help="write the photo with the found grid and every cell's reading drawn on it",
     )
+    p.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="a calibration profile (tilewatch calibrate); without one the palette is "
+        "fitted to this photo",
+    )
+    p.add_argument(
+        "--palette",
+        metavar="NAME|FILE",
+        help=f"colours to read with (bundled: {', '.join(bundled_palettes())}; or a .toml "
+        "file); default: the game's",
+    )
+    p.add_argument(
+        "--card",
+        action="append",
+        default=[],
+        metavar="CARD",
+        help="BITS: a task card to score the board against (repeat; see tilewatch score --help)",
+    )
+    p.add_argument("--catalogue", type=Path, help="BITS: a TOML file of your own task cards")
     p.add_argument("--json", action="store_true", help="print one JSON object (the read contract)")
     p.set_defaults(func=run)

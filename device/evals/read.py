@@ -1,0 +1,325 @@
+"""``tilewatch eval read``: how often every cell of a board is read right.
+
+Two kinds of data, both read end to end (the real locator finds the grid,
+the colour reader reads it):
+
+- real photos: ``../shared/data/cube-6x6``, six faces of a 6x6x6 cube under
+  a bright cool light, read uncalibrated with the six-colour palette
+  ``cube6`` and compared with the dataset's derived labels (squares 67 and
+  115 are flagged there as white/yellow borderline; they are counted anyway
+  and listed);
+- simulated frames: one random table each (board art, lamp colour, white
+  balance, exposure, falloff, shadow, glare, noise, blur, JPEG, lens), at a
+  still moment of a simulated game, compared with the renderer's truth.
+  *uncalibrated*: the palette is fitted to that one frame. *calibrated*: a
+  profile is made first from another moment of the same table (a daylight
+  frame of the board, confirmed with its true cells as a person would), and
+  the test frame is read with it under the table's own random light.
+
+A board counts as fully right only if it was found and every cell matches;
+per-cell error is over the boards that were found (the locator's misses are
+reported apart, by ``tilewatch eval locate``'s standards). The orientation of
+a square board is taken from the truth corners, except BITS's gravity check
+which is reported as its own line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from calibration.orientation import gravity_turns, turn, turn_corners
+from calibration.palette import load_palette
+from calibration.profile import Profile
+from calibration.wizard import build_profile
+from device.cli import EXIT_OK, CliError, print_json
+from vision.palette import Palette
+from vision.photo import read_photo
+
+REPO = Path(__file__).resolve().parents[2]
+CUBE_FACES = "ULFRBD"
+CUBE_CODES = {"white": "W", "yellow": "Y", "red": "R", "orange": "O", "blue": "B", "green": "G"}
+
+
+def shared_data_dir() -> Path:
+    return Path(os.environ.get("TILEWATCH_SHARED_DATA", REPO.parent / "shared" / "data"))
+
+
+@dataclass
+class Board:
+    """One board's outcome."""
+
+    name: str
+    found: bool
+    cells: int = 0
+    wrong: list[tuple[int, int, str, str]] = field(default_factory=list)  # r, c, truth, read
+    unsure: int = 0
+    ms: float = 0.0
+    tags: dict[str, Any] = field(default_factory=dict)
+    upright: bool | None = None  # BITS: gravity picked the true orientation
+
+    @property
+    def right(self) -> bool:
+        return self.found and not self.wrong
+
+
+def compare(name: str, truth: list[str], read: list[str], ms: float, **tags: Any) -> Board:
+    wrong = [
+        (r, c, t, s)
+        for r, (trow, srow) in enumerate(zip(truth, read, strict=True))
+        for c, (t, s) in enumerate(zip(trow, srow, strict=True))
+        if t != s
+    ]
+    unsure = sum(row.count("?") for row in read)
+    return Board(name, True, len(truth) * len(truth[0]), wrong, unsure, ms, tags)
+
+
+def summary(boards: list[Board]) -> dict[str, Any]:
+    found = [b for b in boards if b.found]
+    cells = sum(b.cells for b in found)
+    wrong = sum(len(b.wrong) for b in found)
+    upright = [b.upright for b in boards if b.upright is not None]
+    return {
+        "boards": len(boards),
+        "found": len(found),
+        "cells": cells,
+        "cell_errors": wrong,
+        "cell_error_rate": wrong / cells if cells else None,
+        "unsure_cells": sum(b.unsure for b in found),
+        "boards_fully_right": sum(b.right for b in boards),
+        "board_right_rate": sum(b.right for b in boards) / len(boards) if boards else None,
+        "median_ms": float(np.median([b.ms for b in found])) if found else None,
+        "gravity_upright": None if not upright else f"{sum(upright)}/{len(upright)}",
+    }
+
+
+# --- real photos -------------------------------------------------------------
+def cube_boards(folder: Path) -> tuple[list[Board], list[str]]:
+    labels_file = folder / "6x6x6-random-01.colors.derived.json"
+    if not labels_file.is_file():
+        raise CliError(f"no cube labels at {labels_file} (set TILEWATCH_SHARED_DATA)")
+    data = json.loads(labels_file.read_text())
+    labels, ambiguous = data["labels"], data.get("ambiguous_squares", [])
+    palette = load_palette("cube6")
+    boards = []
+    for f, face in enumerate(CUBE_FACES):
+        path = folder / "6x6x6-random-01" / f"rubiks-side-{face}.png"
+        image = _imread(path)
+        truth = [
+            "".join(CUBE_CODES[labels[str(f * 36 + r * 6 + c + 1)]] for c in range(6))
+            for r in range(6)
+        ]
+        t0 = time.perf_counter()
+        photo = read_photo(image, 6, 6, palette)
+        if photo is None:
+            boards.append(Board(face, False))
+            continue
+        ms = (time.perf_counter() - t0) * 1000
+        boards.append(compare(face, truth, photo.reading.rows, ms))
+    return boards, ambiguous
+
+
+def _imread(path: Path) -> np.ndarray:
+    import cv2
+
+    image = cv2.imread(str(path))
+    if image is None:
+        raise CliError(f"cannot read {path}")
+    return image
+
+
+# --- simulated frames --------------------------------------------------------
+@dataclass
+class SimFrame:
+    image: np.ndarray
+    board: list[str]
+    corners: np.ndarray
+    conditions: Any
+
+
+def still_frames(
+    game: str, seed: int, count: int, moments: str = "test", **overrides: Any
+) -> Iterator[SimFrame]:
+    """Still moments of one simulated table (conditions ``random:seed``, with
+    ``overrides``); ``moments`` names an independent draw of times."""
+    from device.sim.conditions import Conditions
+    from device.sources.simulated import SimulatedSource  # heavy: only when asked
+
+    conditions = replace(Conditions.random(seed, game), **overrides)
+    source = SimulatedSource(game, fps=4, conditions=conditions, seed=seed, size=(640, 480))
+    rng = random.Random(f"eval-read:{game}:{seed}:{moments}")
+    made = tries = 0
+    while made < count and tries < 60:
+        tries += 1
+        frame = source.frame_at(rng.uniform(0.15, 1.0) * source.script.duration, seed * 100 + tries)
+        meta = frame.meta
+        if meta["hand_over_board"] or meta["moving"] or meta["occluded"]:
+            continue
+        made += 1
+        yield SimFrame(frame.image, list(meta["board"]), np.array(meta["corners"]), conditions)
+
+
+def _truth_turns(found: np.ndarray, truth: np.ndarray) -> int:
+    errors = [np.linalg.norm(turn_corners(found, k) - truth, axis=1).sum() for k in range(4)]
+    return int(np.argmin(errors))
+
+
+def _tags(c: Any) -> dict[str, Any]:
+    return {
+        "art": c.art,
+        "kelvin": round(c.kelvin),
+        "white_balance": round(c.white_balance, 2),
+        "shadow": round(c.shadow, 2),
+        "glare": round(c.glare, 2),
+        "gradient": round(c.gradient, 2),
+        "noise": round(c.noise, 1),
+    }
+
+
+def sim_board(
+    game: str, seed: int, frame: SimFrame, palette: Palette, profile: Profile | None
+) -> Board:
+    rows, cols = len(frame.board), len(frame.board[0])
+    name = f"{game}#{seed}"
+    t0 = time.perf_counter()
+    photo = read_photo(
+        frame.image,
+        rows,
+        cols,
+        palette,
+        gains=None if profile is None else profile.gains,
+        fit_palette=profile is None,
+    )
+    if photo is None:
+        return Board(name, False, tags=_tags(frame.conditions))
+    ms = (time.perf_counter() - t0) * 1000
+    reading, fit = photo.reading, photo.fit
+    k = _truth_turns(fit.corners, frame.corners)
+    codes = turn(reading.codes, k)
+    board = compare(
+        name, frame.board, ["".join(r) for r in codes.tolist()], ms, **_tags(frame.conditions)
+    )
+    if game == "bits":
+        board.upright = (gravity_turns(reading.codes) - k) % 4 == 0
+    return board
+
+
+def calibrate_on(game: str, seed: int, palette: Palette) -> Profile | None:
+    """A profile from a daylight frame of this table, confirmed with the truth."""
+    frame = next(
+        still_frames(
+            game, seed + 10_000, 1, kelvin=6500.0, white_balance=1.0, shadow=0.0, glare=0.0
+        ),
+        None,
+    )
+    if frame is None:
+        return None
+    rows, cols = len(frame.board), len(frame.board[0])
+    photo = read_photo(frame.image, rows, cols, palette)
+    if photo is None:
+        return None
+    reading, fit = photo.reading, photo.fit
+    k = _truth_turns(fit.corners, frame.corners)
+    truth = turn(np.array([list(r) for r in frame.board]), -k)  # truth in the reading's order
+    fixes = {
+        (r, c): str(truth[r, c])
+        for r in range(rows)
+        for c in range(cols)
+        if truth[r, c] != reading.codes[r, c]
+    }
+    return build_profile(reading, fixes, corners=turn_corners(fit.corners, k), nominal=palette)
+
+
+def sim_boards(game: str, tables: int, calibrated: bool) -> list[Board]:
+    palette = load_palette(game)
+    boards = []
+    for seed in range(tables):
+        profile = calibrate_on(game, seed, palette) if calibrated else None
+        if calibrated and profile is None:
+            continue
+        for frame in still_frames(game, seed, 1):
+            use = palette if profile is None else profile.palette
+            boards.append(sim_board(game, seed, frame, use, profile))
+    return boards
+
+
+# --- report ------------------------------------------------------------------
+def _pct(v: float | None, digits: int = 2) -> str:
+    return "-" if v is None else f"{100 * v:.{digits}f}%"
+
+
+def _line(title: str, s: dict[str, Any]) -> None:
+    print(
+        f"{title:<28} boards {s['found']}/{s['boards']} found, "
+        f"{s['boards_fully_right']} fully right ({_pct(s['board_right_rate'], 1)}); "
+        f"cells {s['cell_errors']}/{s['cells']} wrong ({_pct(s['cell_error_rate'])}), "
+        f"{s['unsure_cells']} unsure; median {s['median_ms'] or 0:.0f} ms"
+        + (f"; gravity upright {s['gravity_upright']}" if s["gravity_upright"] else "")
+    )
+
+
+def _errors(boards: list[Board], most: int = 12) -> None:
+    shown = 0
+    for b in boards:
+        if not b.found:
+            print(f"    {b.name}: grid not found  {b.tags}")
+            shown += 1
+        elif b.wrong:
+            cells = " ".join(f"r{r + 1}c{c + 1}:{t}->{s}" for r, c, t, s in b.wrong[:8])
+            more = f" (+{len(b.wrong) - 8})" if len(b.wrong) > 8 else ""
+            print(f"    {b.name}: {cells}{more}  {b.tags}")
+            shown += 1
+        if shown >= most:
+            break
+
+
+def run(args: argparse.Namespace) -> int:
+    report: dict[str, Any] = {}
+    sections: list[tuple[str, list[Board]]] = []
+    if not args.skip_photos:
+        boards, ambiguous = cube_boards(Path(args.data or shared_data_dir()) / "cube-6x6")
+        report["cube_uncalibrated"] = {**summary(boards), "ambiguous_squares": ambiguous}
+        sections.append(("cube-6x6 photos, uncalibrated", boards))
+    games = [g for g in args.games.split(",") if g]
+    for game in games:
+        if game not in ("bits", "lits"):
+            raise CliError(f"--games: unknown game {game!r} (bits, lits)")
+        if args.tables > 0:
+            modes = ("uncalibrated", "calibrated") if args.calibrated else ("uncalibrated",)
+            for mode in modes:
+                boards = sim_boards(game, args.tables, mode == "calibrated")
+                report[f"sim_{game}_{mode}"] = summary(boards)
+                sections.append((f"simulated {game}, {mode}", boards))
+    if args.json:
+        print_json(report)
+        return EXIT_OK
+    for title, boards in sections:
+        _line(title, summary(boards))
+        if args.errors:
+            _errors(boards)
+    return EXIT_OK
+
+
+def register(subparsers: Any) -> None:
+    p = subparsers.add_parser(
+        "read",
+        help="per-cell and whole-board accuracy of the colour reader",
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+    )
+    p.add_argument("--data", metavar="DIR", help="the shared data folder (default ../shared/data)")
+    p.add_argument("--tables", type=int, default=40, help="simulated tables per game (default 40)")
+    p.add_argument("--games", default="bits,lits", help="simulated games (default bits,lits)")
+    p.add_argument("--calibrated", action="store_true", help="also read with a profile per table")
+    p.add_argument("--skip-photos", action="store_true", help="leave out the real cube photos")
+    p.add_argument("--errors", action="store_true", help="list the boards read wrong")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=run)

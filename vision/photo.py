@@ -1,0 +1,86 @@
+"""One photo to one reading: locate the grid, rectify it, read every cell.
+
+The glue the ``read`` and ``calibrate`` commands and the evaluation share.
+Arrays in, arrays out, nothing kept between calls.
+
+>>> import cv2
+>>> from vision.palette import Entry, Palette
+>>> from vision.colour import lab_to_bgr
+>>> p = Palette.from_entries("demo", [Entry(".", "board", (92.0, 0.0, 0.0), neutral=True),
+...     Entry("R", "red", (45.0, 62.0, 40.0))])
+>>> img = np.full((240, 320, 3), 90, np.uint8)
+>>> red = [int(v) for v in lab_to_bgr(p.lab[1]).round()]
+>>> img[60:180, 100:220] = [int(v) for v in lab_to_bgr(p.lab[0]).round()]
+>>> img[120:180, 160:220] = red
+>>> out = read_photo(img, 2, 2, p, corners=[[100, 60], [220, 60], [220, 180], [100, 180]])
+>>> out.reading.rows
+['..', '.R']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.gridfit import GridFit
+from vision.locate import locate_grid
+from vision.palette import Palette
+from vision.reader import Reading, read_cells
+from vision.rectify import rectify
+
+# Pixels per cell of the rectified board: enough for the symbol reader,
+# never more than the photo has.
+MIN_CELL_PX = 16
+MAX_CELL_PX = 64
+
+
+@dataclass(frozen=True)
+class PhotoReading:
+    """``fit``: where the grid is; ``rectified``: the board seen from above
+    (BGR uint8, ``cell_px`` per cell); ``reading``: the cells."""
+
+    fit: GridFit
+    rectified: np.ndarray
+    cell_px: int
+    reading: Reading
+
+
+def cell_px_for(fit: GridFit) -> int:
+    """Rectified pixels per cell for a grid of this size in the photo."""
+    per_cell = fit.side_px() / max(fit.rows, fit.cols)
+    return int(np.clip(round(per_cell), MIN_CELL_PX, MAX_CELL_PX))
+
+
+def read_photo(
+    image: np.ndarray,
+    rows: int,
+    cols: int,
+    palette: Palette,
+    *,
+    corners: Sequence[Sequence[float]] | np.ndarray | None = None,
+    hint: GridFit | Sequence[Sequence[float]] | np.ndarray | None = None,
+    gains: np.ndarray | None = None,
+    fit_palette: bool = True,
+) -> PhotoReading | None:
+    """Read the ``rows`` x ``cols`` grid in ``image`` (BGR uint8); ``None`` if no grid.
+
+    ``corners``: the grid's outer corners (UL UR LR LL), trusted as given;
+    otherwise the locator searches (``hint``: corners to try first, e.g. a
+    profile's). ``gains``/``fit_palette``: see :func:`vision.reader.read_cells`
+    (a calibrated palette reads with ``fit_palette=False``)."""
+    if corners is not None:
+        grid = GridFit.from_corners(np.asarray(corners, dtype=np.float64), rows, cols)
+    else:
+        tried: GridFit | Sequence[Sequence[float]] | None = (
+            hint.tolist() if isinstance(hint, np.ndarray) else hint
+        )
+        found = locate_grid(image, rows, cols, hint=tried)
+        if found is None:
+            return None
+        grid = found
+    px = cell_px_for(grid)
+    rectified = rectify(image, grid.homography, rows, cols, px)
+    reading = read_cells(rectified, rows, cols, palette, gains=gains, fit=fit_palette)
+    return PhotoReading(grid, rectified, px, reading)
