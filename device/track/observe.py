@@ -1,0 +1,155 @@
+"""From a camera frame to what a board shows: find it, keep it oriented, read it.
+
+The expensive parts live in ``vision`` (the grid search, the colour reader);
+this module decides when and how the tracker uses them:
+
+- :func:`find_boards`: up to 4 boards of one size in one view (4 BITS ramps),
+  each found by the locator with the ones already found painted out,
+  ordered left to right;
+- corner orders: a located grid's corners come "as the image is upright";
+  a tracker needs them "as the board is upright" (row 0 = the ramp's top),
+  kept across a knock of the camera (:func:`orient_like`) and chosen once
+  from what the game knows (:func:`choose_turn`);
+- :func:`read_board`: rectify and read one frame's cells.
+
+Quarter turns follow ``numpy.rot90`` (anticlockwise as the image shows it):
+the board read with corners :func:`turned` by ``k`` equals the board read
+before, turned with ``numpy.rot90(codes, k)``.
+
+>>> c = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], float)
+>>> turned(c, 1).tolist()
+[[10.0, 0.0], [10.0, 10.0], [0.0, 10.0], [0.0, 0.0]]
+>>> orient_like(turned(c, 3), c).tolist() == c.tolist()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import cv2
+import numpy as np
+
+from vision.gridfit import GridFit
+from vision.locate import locate_grid
+from vision.palette import Palette
+from vision.reader import Reading, read_cells
+from vision.rectify import rectify
+
+# Pixels per cell of the rectified board the reader sees.
+CELL_PX = 24
+MAX_BOARDS = 4
+# A found board is painted out this much beyond its outline before searching again.
+PAINT_MARGIN = 0.08
+
+
+def turned(corners: np.ndarray, quarter_turns: int) -> np.ndarray:
+    """Corners ``UL UR LR LL`` of the same grid turned ``quarter_turns`` times
+    anticlockwise (the new upper-left is the old upper-right, for one turn)."""
+    return np.roll(np.asarray(corners, np.float64), -quarter_turns, axis=0)
+
+
+def orient_like(corners: np.ndarray, previous: np.ndarray) -> np.ndarray:
+    """``corners`` in the cyclic order closest to ``previous`` (the same grid
+    seen again after the camera moved a little)."""
+    options = [turned(corners, k) for k in range(4)]
+    costs = [float(np.linalg.norm(o - previous, axis=1).sum()) for o in options]
+    return options[int(np.argmin(costs))]
+
+
+def with_corners(fit: GridFit, corners: np.ndarray) -> GridFit:
+    """The same fit with its corners in another order (or moved)."""
+    return GridFit.from_corners(corners, fit.rows, fit.cols, fit.quality, fit.method)
+
+
+def _paint_out(image: np.ndarray, corners: np.ndarray) -> None:
+    centre = corners.mean(axis=0)
+    grown = centre + (corners - centre) * (1 + 2 * PAINT_MARGIN)
+    fill = [int(v) for v in np.median(image.reshape(-1, image.shape[-1]), axis=0)]
+    cv2.fillConvexPoly(image, np.round(grown).astype(np.int32), fill)
+
+
+def find_boards(
+    image: np.ndarray,
+    rows: int,
+    cols: int,
+    count: int = 1,
+    hints: Sequence[np.ndarray | None] = (),
+) -> list[GridFit]:
+    """Up to ``count`` grids of ``rows`` x ``cols`` in ``image``, left to right.
+
+    ``hints``: corners where boards were before (tried first). Each board
+    found is painted over before the next search, so the locator never
+    finds the same one twice."""
+    if not 1 <= count <= MAX_BOARDS:
+        raise ValueError(f"one view holds 1 to {MAX_BOARDS} boards, not {count}")
+    work = image.copy()
+    found: list[GridFit] = []
+    pending_hints = [np.asarray(h, np.float64).tolist() for h in hints if h is not None]
+    while len(found) < count:
+        hint = pending_hints.pop(0) if pending_hints else None
+        fit = locate_grid(work, rows, cols, hint=hint)
+        if fit is None:
+            if hint is not None:
+                continue
+            break
+        found.append(fit)
+        if len(found) < count:
+            _paint_out(work, fit.corners)
+    found.sort(key=lambda f: (float(f.corners[:, 0].mean()), float(f.corners[:, 1].mean())))
+    return found
+
+
+def read_board(
+    image: np.ndarray,
+    fit: GridFit,
+    palette: Palette,
+    gains: np.ndarray | None = None,
+    fit_palette: bool = False,
+) -> Reading:
+    """Read every cell of the board ``fit`` shows in ``image`` (BGR uint8)."""
+    board = rectify(image, fit.homography, fit.rows, fit.cols, CELL_PX)
+    return read_cells(board, fit.rows, fit.cols, palette, gains=gains, fit=fit_palette)
+
+
+def _floating(codes: np.ndarray, empty: str) -> int:
+    """Covered cells with an empty cell right below them (BITS: impossible
+    at rest, but for the one hole a horizontal tile may leave)."""
+    covered = codes != empty
+    below_empty = np.zeros_like(covered)
+    below_empty[:-1] = ~covered[1:]
+    return int(np.count_nonzero(covered & below_empty))
+
+
+def choose_turn(
+    codes: np.ndarray,
+    accepted: Sequence[str] | None,
+    game: str,
+    symbols: np.ndarray | None = None,
+    layout: Sequence[str] | None = None,
+) -> int:
+    """The quarter turns (0-3) that put a square board read as ``codes``
+    (palette codes, ``numpy.rot90`` convention) the way the game has it.
+
+    Votes, in order: agreement with the game's board ``accepted``; for LITS,
+    the printed ``symbols`` read against the game's ``layout``; for BITS,
+    gravity (tiles rest on the bottom or on tiles). Ties keep the image's
+    upright order (0)."""
+    if codes.shape[0] != codes.shape[1]:
+        return 0
+    scores = []
+    for k in range(4):
+        c = np.rot90(codes, k)
+        score = 0.0
+        if accepted is not None:
+            score += float(np.count_nonzero(c == np.array([list(r) for r in accepted])))
+        if game == "lits" and symbols is not None and layout is not None:
+            s = np.rot90(symbols, k)
+            lay = np.array([list(r) for r in layout])
+            printed = np.isin(s, ["X", "O"]) | np.isin(lay, ["X", "O"])
+            score += float(np.count_nonzero((s == lay) & printed))
+        if game == "bits":
+            score -= _floating(c, ".")
+        scores.append(score)
+    best = max(scores)
+    return scores.index(best)

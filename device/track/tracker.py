@@ -1,0 +1,517 @@
+"""One board's referee on the camera side: observation in, verdicts out.
+
+A :class:`BoardTracker` keeps what it believes is physically on the board
+(``seen``) next to what the game has accepted. Each still observation (voted
+readings, and which cells changed in appearance since the last one) becomes a
+new belief; the belief is then compared with the game's board:
+
+- the same board (tiles of an old round still lying there count as the same):
+  nothing happened, or the board was put right after an alert (alerts cleared);
+- one placement the rules allow: recorded through ``table.apply``;
+- two placements seen at once (a quick second tile or piece): split into
+  pieces and tried in both orders; recorded one after the other when the
+  rules allow an order;
+- a placement the rules refuse: recorded as refused (the table raises the
+  alert with the engine's reason and cells);
+- cells the reader could not settle: every combination of their candidate
+  codes is judged, and if exactly one is a legal placement, the game has
+  settled the tie (the card's tile); otherwise the players are asked
+  (``table.raise_unsure``) and the game waits for their answer.
+
+The tracker never shouts "illegal" over a colour it is not sure of: a
+refusal that hangs on a colour (wrong tile, not a tile, wrong colour) turns
+into a question when another plausible reading of the new cells would be
+legal. Corrections, undos and overrules from the phones re-base it
+(:meth:`BoardTracker.sync`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import numpy as np
+
+from device.track.rules import NotNow, Referee, Step, new_cells, with_cells
+from device.track.vote import Observation
+from engine.errors import ActionError
+from engine.verdict import Verdict
+
+log = logging.getLogger(__name__)
+
+Cell = tuple[int, int]
+Event = dict[str, Any]
+
+# Without a sign of change (a first look, after the camera moved or the light
+# changed), a cell keeps its code while the reading is this close to it (in
+# the reader's ΔE units): a black tile on a black ramp reads either way.
+KEEP_DISTANCE = 15.0
+# Combinations of unsure cells judged at most (3 candidates on 4 cells).
+MAX_COMBINATIONS = 81
+# A refusal with one of these reasons depends on the colours read.
+COLOUR_REASONS = frozenset(
+    {"wrong_tile", "not_a_tile", "second_neutral", "colour_mismatch", "not_a_tetromino"}
+)
+
+
+class TableLike(Protocol):
+    """What a tracker calls on :class:`device.table.Table`."""
+
+    def apply(self, action: dict[str, Any], source: str = "camera") -> list[dict[str, Any]]: ...
+
+    def raise_unsure(
+        self, player: int, cells: list[Any], candidates: list[list[str]] | None = None
+    ) -> int: ...
+
+    def clear_alerts(self, player: int | None = None) -> None: ...
+
+
+class Learner(Protocol):
+    """What a tracker calls on :class:`calibration.profile.Profile`."""
+
+    def learn_reading(
+        self, lab: np.ndarray, known: dict[tuple[int, int], str], trusted: bool = False
+    ) -> int: ...
+
+
+@dataclass
+class Outcome:
+    """What one candidate board would mean for the game."""
+
+    kind: str  # 'rest' | 'legal' | 'illegal'
+    rows: tuple[str, ...]
+    steps: list[Step] = field(default_factory=list)
+
+    @property
+    def verdict(self) -> Verdict | None:
+        return self.steps[-1].verdict if self.steps else None
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.kind, tuple(s.rows for s in self.steps))
+
+
+@dataclass
+class Pending:
+    """An alert the tracker is waiting on, and the board it was about."""
+
+    kind: str  # 'illegal' | 'unsure'
+    rows: tuple[str, ...]
+    cells: tuple[Cell, ...] = ()
+    candidates: tuple[tuple[str, ...], ...] = ()
+    alert: int | None = None
+    lab: np.ndarray | None = None
+
+
+class BoardTracker:
+    """See the module docstring. ``board``: a name for events ("A", "ramp 2");
+    ``referee``: the game as this board sees it; ``table``: where verdicts
+    go; ``learner``: a calibration profile that learns confirmed colours."""
+
+    def __init__(
+        self,
+        board: str,
+        referee: Referee,
+        table: TableLike,
+        learner: Learner | None = None,
+    ) -> None:
+        self.board = board
+        self.referee = referee
+        self.table = table
+        self.learner = learner
+        self.seen: list[str] | None = None
+        self.known: list[str] | None = None
+        self.stale: set[Cell] = set()
+        self.pending: Pending | None = None
+        self.deferred = False  # the last observation waits for the game (NotNow)
+        self._unsure: dict[Cell, tuple[str, ...]] = {}
+
+    # --- the game changed from elsewhere -----------------------------------
+    def sync(self, t: float = 0.0) -> list[Event]:
+        """Re-base on the game's board when it changed without us (a new game
+        or round, an undo, a correction, an overrule from a phone)."""
+        accepted = self.referee.accepted()
+        if accepted is None:
+            self.known = None
+            return []
+        if self.known is None or self.seen is None:
+            self.known = accepted
+            if self.seen is None:
+                self.seen = list(accepted)
+            else:
+                self._mark_stale(accepted)
+            self.pending = None
+            return []
+        if accepted == self.known:
+            return []
+        empty = self.referee.empty
+        grid = [list(row) for row in self.seen]
+        for r, (old, new) in enumerate(zip(self.known, accepted, strict=True)):
+            for c, (a, b) in enumerate(zip(old, new, strict=True)):
+                if a == b:
+                    continue
+                if b != empty:
+                    grid[r][c] = b  # a correction or an overrule: the game knows best
+                    self.stale.discard((r, c))
+                    self._unsure.pop((r, c), None)
+                elif grid[r][c] != empty:
+                    self.stale.add((r, c))  # taken back by the game, still lying there
+        self.seen = ["".join(row) for row in grid]
+        self.known = accepted
+        self.pending = None
+        return [{"type": "rebased", "t": t, "board": self.board}]
+
+    def _mark_stale(self, accepted: list[str]) -> None:
+        assert self.seen is not None
+        empty = self.referee.empty
+        for r, (row, acc) in enumerate(zip(self.seen, accepted, strict=True)):
+            for c, (a, b) in enumerate(zip(row, acc, strict=True)):
+                if a != empty and b == empty:
+                    self.stale.add((r, c))
+
+    # --- a still observation ---------------------------------------------------
+    def observe(
+        self, obs: Observation, changed: np.ndarray | None = None, t: float | None = None
+    ) -> list[Event]:
+        """Take one observation. ``changed`` (rows, cols) bool: cells whose
+        appearance changed since the last observation (None: no such
+        evidence, e.g. the first look or after the camera moved: then only
+        a sure reading may overrule the belief)."""
+        t = obs.t if t is None else t
+        events = self.sync(t)
+        self.deferred = self.known is None or self.seen is None
+        if self.deferred:
+            return events
+        board, unsure = self._belief(obs, changed)
+        try:
+            events += self._decide(board, unsure, obs, t, careful=changed is None)
+        except NotNow as why:
+            log.debug("board %s: not judged now (%s)", self.board, why)
+            self.deferred = True
+        return events
+
+    def _belief(
+        self, obs: Observation, changed: np.ndarray | None
+    ) -> tuple[list[str], dict[Cell, tuple[str, ...]]]:
+        """The board as now believed, and the cells still open with their candidates."""
+        assert self.seen is not None
+        grid = [list(row) for row in self.seen]
+        unsure: dict[Cell, tuple[str, ...]] = {}
+        rows, cols = obs.codes.shape
+        for r in range(rows):
+            for c in range(cols):
+                cell = (r, c)
+                was = grid[r][c]
+                moved = True if changed is None else bool(changed[r, c])
+                if not moved:
+                    if cell in self._unsure:
+                        unsure[cell] = self._unsure[cell]
+                    continue
+                if changed is not None:
+                    self.stale.discard(cell)  # the old tile there was moved or taken
+                if (
+                    changed is None
+                    and cell not in self._unsure
+                    and (was in obs.candidates[r][c] or obs.distance_of(cell, was) <= KEEP_DISTANCE)
+                ):
+                    continue  # no sign of change and the old code still fits
+                if obs.sure[r, c]:
+                    grid[r][c] = str(obs.codes[r, c])
+                else:
+                    options = obs.candidates[r][c]
+                    grid[r][c] = options[0]
+                    unsure[cell] = options
+        return ["".join(row) for row in grid], unsure
+
+    def _masked(self, board: Sequence[str]) -> list[str]:
+        """``board`` with tiles of an old round (stale) counted as not there;
+        a stale cell seen empty is stale no more."""
+        assert self.known is not None
+        empty = self.referee.empty
+        grid = [list(row) for row in board]
+        for r, c in list(self.stale):
+            if grid[r][c] == empty:
+                self.stale.discard((r, c))
+            else:
+                grid[r][c] = self.known[r][c]
+        return ["".join(row) for row in grid]
+
+    def _outcome(self, board: list[str]) -> Outcome:
+        assert self.known is not None
+        masked = self._masked(board)
+        key = tuple(masked)
+        if masked == self.known:
+            return Outcome("rest", key)
+        verdict = self.referee.judge(masked)
+        if verdict.legal:
+            return Outcome("legal", key, [Step(key, verdict)])
+        if verdict.reason in ("two_tiles", "two_pieces"):
+            tried = [
+                self.referee.judge_steps(order) for order in self.referee.splits(self.known, masked)
+            ]
+            for steps in tried:
+                if len(steps) == 2 and all(s.verdict.legal for s in steps):
+                    return Outcome("legal", key, steps)
+            for steps in tried:
+                if steps and steps[0].verdict.legal:
+                    return Outcome("illegal", key, steps)
+        return Outcome("illegal", key, [Step(key, verdict)])
+
+    def _combinations(
+        self, board: list[str], unsure: dict[Cell, tuple[str, ...]]
+    ) -> list[tuple[dict[Cell, str], list[str]]]:
+        cells = sorted(unsure)
+        out = []
+        for codes in itertools.islice(
+            itertools.product(*(unsure[c] for c in cells)), MAX_COMBINATIONS
+        ):
+            choice = dict(zip(cells, codes, strict=True))
+            out.append((choice, with_cells(board, choice)))
+        return out
+
+    def _decide(
+        self,
+        board: list[str],
+        unsure: dict[Cell, tuple[str, ...]],
+        obs: Observation,
+        t: float,
+        careful: bool = False,
+    ) -> list[Event]:
+        """Judge the believed board. ``careful``: no sign of which cells
+        changed (after the camera moved or the light changed): only a clear,
+        legal placement counts; anything else is taken for a misreading of
+        an unchanged board and waits for the next change."""
+        if careful:
+            outcome = self._outcome(board) if not unsure else None
+            if outcome is None or outcome.kind == "illegal":
+                log.info("board %s: unclear look after a change of view or light", self.board)
+                return []
+            return self._act(outcome, obs.lab, t, settled=False)
+        if not unsure:
+            outcome = self._outcome(board)
+            options = self._plausible(outcome, obs) if self._colour_doubt(outcome) else {}
+            if not any(len(o) > 1 for o in options.values()):
+                return self._act(outcome, obs.lab, t, settled=False)
+            unsure = options
+        combos = [(choice, self._outcome(b)) for choice, b in self._combinations(board, unsure)]
+        legal = {o.key(): o for _, o in combos if o.kind == "legal"}
+        rest = [o for _, o in combos if o.kind == "rest"]
+        illegal = [o for _, o in combos if o.kind == "illegal"]
+        if len(legal) == 1:
+            return self._act(next(iter(legal.values())), obs.lab, t, settled=True)
+        if not legal and rest:
+            return self._act(rest[0], obs.lab, t, settled=True)
+        if not legal and illegal and self._same_refusal(illegal):
+            return self._act(illegal[0], obs.lab, t, settled=False)
+        return self._ask(board, unsure, combos, obs, t)
+
+    @staticmethod
+    def _colour_doubt(outcome: Outcome) -> bool:
+        """A refusal that hangs on the colours read."""
+        verdict = outcome.verdict
+        return (
+            outcome.kind == "illegal" and verdict is not None and verdict.reason in COLOUR_REASONS
+        )
+
+    def _plausible(self, outcome: Outcome, obs: Observation) -> dict[Cell, tuple[str, ...]]:
+        """Other codes within reach of the new cells (for a colour refusal)."""
+        assert self.known is not None
+        limit = obs.max_distance
+        options: dict[Cell, tuple[str, ...]] = {}
+        for r, c in new_cells(self.known, list(outcome.rows), self.referee.empty):
+            order = np.argsort(obs.distance[r, c])
+            near = [obs.alphabet[k] for k in order if obs.distance[r, c, k] <= limit]
+            read = outcome.rows[r][c]
+            options[(r, c)] = tuple(dict.fromkeys([read, *near]))[:3]
+        return options
+
+    @staticmethod
+    def _same_refusal(illegal: list[Outcome]) -> bool:
+        """Every possible reading breaks the same rule: the refusal does not
+        hang on the reader."""
+        first = illegal[0].verdict
+        assert first is not None
+        return all(o.verdict is not None and o.verdict.reason == first.reason for o in illegal)
+
+    # --- acting on a decision -------------------------------------------------
+    def _act(
+        self,
+        outcome: Outcome,
+        lab: np.ndarray | None,
+        t: float,
+        settled: bool,
+        learn: bool = True,
+    ) -> list[Event]:
+        """Carry out a decision: tell the table, update the beliefs."""
+        assert self.known is not None
+        events: list[Event] = []
+        self._unsure = {}
+        before_known = self.known
+        if outcome.kind == "rest":
+            if self.pending is not None:
+                self.table.clear_alerts(self._alert_scope())
+                events.append({"type": "cleared", "t": t, "board": self.board})
+            self.pending = None
+            self.seen = self._unmask(list(outcome.rows))
+            return events
+        if (
+            outcome.kind == "illegal"
+            and self.pending is not None
+            and self.pending.kind == "illegal"
+            and self.pending.rows == outcome.rows
+        ):
+            return events  # the same refused board: already said
+        if self.pending is not None:
+            self.table.clear_alerts(self._alert_scope())
+            self.pending = None
+        for step in outcome.steps:
+            recorded = self._record(step, lab if learn else None, t, settled, before_known)
+            events += recorded
+            if not any(e["type"] == "placed" for e in recorded):
+                self.pending = Pending("illegal", outcome.rows, step.verdict.cells)
+                break
+            before_known = list(step.rows)
+        self.seen = self._unmask(list(outcome.rows))
+        # What the game should hold now; if it holds something else (the round
+        # ended and the ramp starts empty), sync() marks the old tiles stale.
+        self.known = before_known
+        self.sync(t)
+        return events
+
+    def _unmask(self, rows: list[str]) -> list[str]:
+        """The physical board: stale tiles are still there."""
+        assert self.seen is not None
+        grid = [list(row) for row in rows]
+        for r, c in self.stale:
+            grid[r][c] = self.seen[r][c]
+        return ["".join(row) for row in grid]
+
+    def _record(
+        self, step: Step, lab: np.ndarray | None, t: float, settled: bool, before: list[str]
+    ) -> list[Event]:
+        action = self.referee.action(step.rows)
+        player = self.referee.alert_player()
+        try:
+            engine = self.table.apply(action, source="camera")
+        except ActionError as err:
+            log.warning("board %s: the game refused %r: %s", self.board, action, err)
+            return []
+        cells = new_cells(before, list(step.rows), self.referee.empty)
+        placed = [e for e in engine if e.get("type") == "placed"]
+        if placed:
+            known = {cell: step.rows[cell[0]][cell[1]] for cell in cells}
+            if self.learner is not None and lab is not None and known:
+                self.learner.learn_reading(lab, known)
+            return [
+                {
+                    "type": "placed",
+                    "t": t,
+                    "board": self.board,
+                    "player": player,
+                    "cells": [list(c) for c in cells],
+                    "codes": "".join(step.rows[r][c] for r, c in cells),
+                    "rows": list(step.rows),
+                    "settled": settled,
+                    "engine": placed[0],
+                }
+            ]
+        refused = [e for e in engine if e.get("type") == "illegal"]
+        verdict = step.verdict
+        if refused:
+            verdict = Verdict.illegal(
+                str(refused[0].get("reason")),
+                str(refused[0].get("message", "")),
+                tuple(tuple(c) for c in refused[0].get("cells", [])),
+            )
+        return [
+            {
+                "type": "illegal",
+                "t": t,
+                "board": self.board,
+                "player": player,
+                "reason": verdict.reason,
+                "message": verdict.message,
+                "cells": [list(c) for c in verdict.cells],
+                "rows": list(step.rows),
+            }
+        ]
+
+    def _ask(
+        self,
+        board: list[str],
+        unsure: dict[Cell, tuple[str, ...]],
+        combos: list[tuple[dict[Cell, str], Outcome]],
+        obs: Observation,
+        t: float,
+    ) -> list[Event]:
+        """Ask the players about the cells no reading or rule could settle."""
+        cells = tuple(sorted(unsure))
+        # Only the codes some still-possible board uses are worth offering.
+        useful = [choice for choice, o in combos if o.kind != "illegal"] or [
+            choice for choice, _ in combos
+        ]
+        candidates = tuple(
+            tuple(dict.fromkeys([*(choice[cell] for choice in useful), *unsure[cell]]))
+            for cell in cells
+        )
+        key = tuple(board)
+        if (
+            self.pending is not None
+            and self.pending.kind == "unsure"
+            and self.pending.cells == cells
+            and self.pending.candidates == candidates
+        ):
+            return []
+        if self.pending is not None:
+            self.table.clear_alerts(self._alert_scope())
+        player = self.referee.alert_player()
+        alert = self.table.raise_unsure(
+            player,  # type: ignore[arg-type]
+            [list(c) for c in cells],
+            [list(options) for options in candidates],
+        )
+        self.pending = Pending("unsure", key, cells, candidates, alert, obs.lab.copy())
+        self._unsure = dict(zip(cells, candidates, strict=True))
+        self.seen = list(board)
+        return [
+            {
+                "type": "unsure",
+                "t": t,
+                "board": self.board,
+                "player": player,
+                "cells": [list(c) for c in cells],
+                "candidates": [list(options) for options in candidates],
+                "alert": alert,
+            }
+        ]
+
+    def confirm(self, alert: int, codes: Sequence[str], t: float = 0.0) -> list[Event]:
+        """The players answered our unsure alert: the cells are ``codes``.
+        Learn them (trusted) and judge the board they describe."""
+        pending = self.pending
+        if pending is None or pending.kind != "unsure" or pending.alert != alert:
+            return []
+        if len(codes) != len(pending.cells):
+            return []
+        answer = dict(zip(pending.cells, codes, strict=True))
+        if self.learner is not None and pending.lab is not None:
+            self.learner.learn_reading(pending.lab, answer, trusted=True)
+        board = with_cells(list(pending.rows), answer)
+        self.pending = None  # the table dropped the alert when it was answered
+        self._unsure = {}
+        events = self.sync(t)
+        if self.known is None:
+            return events
+        try:
+            outcome = self._outcome(board)
+        except NotNow as why:
+            log.debug("board %s: confirmed board not judged now (%s)", self.board, why)
+            return events
+        return events + self._act(outcome, pending.lab, t, settled=True, learn=False)
+
+    def _alert_scope(self) -> int | None:
+        """Whose alerts to clear: the BITS player of this ramp; all on a LITS board."""
+        player = self.referee.alert_player()
+        return player if isinstance(player, int) else None

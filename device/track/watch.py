@@ -1,0 +1,397 @@
+"""One board in one camera's view, frame by frame.
+
+A :class:`BoardWatch` owns the board's place in the picture and decides, for
+every frame, how much work it deserves. Almost every frame costs one tiny
+warp (:func:`vision.motion.board_patch`) and a comparison with the previous
+one; the colour reader runs only on the few still frames right after
+something changed:
+
+1. no grid yet: search for it now and then (the locator is slow);
+2. anything moving over the board or its ring: nothing is judged
+   (:class:`~device.track.gate.StillnessGate`);
+3. still for long enough: compare with the board as last accepted (the
+   *reference* patch): are the grid's edges where they were (else the camera
+   moved: search again, read afresh); does something still cross the board's
+   edge (a hand resting: wait); how did the light change (a lamp: report it);
+   which cells changed;
+4. cells changed: read them on a few still frames, vote, and hand the
+   observation to the board's :class:`~device.track.tracker.BoardTracker`.
+
+Events are plain dicts with ``type`` ("view_moved", "view_found",
+"light_changed", and whatever the tracker emits), ``t`` and ``board``.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from calibration.palette import load_palette
+from calibration.profile import Profile
+from calibration.wizard import build_profile
+from device.track.gate import GateSettings, StillnessGate
+from device.track.observe import choose_turn, orient_like, read_board, turned, with_corners
+from device.track.tracker import BoardTracker
+from device.track.vote import code_distances, vote
+from vision.gridfit import GridFit
+from vision.locate import locate_grid
+from vision.motion import (
+    block_means,
+    board_patch,
+    cell_means,
+    fit_light,
+    structure,
+    structure_similarity,
+)
+from vision.palette import Palette
+from vision.reader import Reading
+
+log = logging.getLogger(__name__)
+
+Event = dict[str, Any]
+# A gain g on sRGB levels is about g ** 2.2 on linear light.
+SRGB_EXPONENT = 2.2
+
+
+@dataclass(frozen=True)
+class WatchSettings:
+    """How a board is watched. ``px``: patch pixels per cell (even);
+    ``margin``: ring cells around the grid; ``votes``: readings voted per
+    observation; ``recheck_s``: while still, look again this often (slow
+    light drift, a hand that never moves); ``search_s``: search for a lost
+    grid this often; ``change``: a cell changed when the light does not
+    explain this much of it (log ratio) nor ``change_sigmas`` of the noise;
+    ``light``: a light change worth reporting (log gain, ~15 %);
+    ``unclear``: the ring around the board must agree with one smooth light
+    change this closely (log ratio) or something lies across it (an arm);
+    ``moved``: below this edge-map correlation, the view may have moved;
+    ``shift``: corners this share of the grid's side away mean it did."""
+
+    px: int = 8
+    margin: int = 1
+    votes: int = 3
+    recheck_s: float = 1.0
+    search_s: float = 0.5
+    change: float = 0.12
+    change_sigmas: float = 5.0
+    light: float = 0.15
+    moved: float = 0.6
+    shift: float = 0.02
+    unclear: float = 0.06
+    gate: GateSettings = field(default_factory=GateSettings)
+
+
+@dataclass
+class _Reference:
+    """The board as it looked when last judged."""
+
+    cells: np.ndarray
+    edges: np.ndarray
+
+
+class BoardWatch:
+    """See the module docstring. ``tracker``: the board's referee;
+    ``corners``: where the board is in the picture, in board order, if
+    known (a profile, a previous run); ``profile``: colours to read with
+    (learnt from the first look at the board when None); ``turn``: quarter
+    turns of the located grid when known (a profile's)."""
+
+    def __init__(
+        self,
+        tracker: BoardTracker,
+        rows: int,
+        cols: int,
+        game: str,
+        profile: Profile | None = None,
+        corners: np.ndarray | None = None,
+        settings: WatchSettings | None = None,
+        turn: int | None = None,
+    ) -> None:
+        self.tracker = tracker
+        self.rows = rows
+        self.cols = cols
+        self.game = game
+        self.profile = profile
+        self.settings = settings or WatchSettings()
+        self.gate = StillnessGate(self.settings.gate)
+        self.fit: GridFit | None = None
+        self.turn = turn
+        if corners is not None:
+            self.fit = GridFit.from_corners(corners, rows, cols)
+            self.turn = 0 if turn is None else turn
+        self.gains: np.ndarray | None = None if profile is None else profile.gains.copy()
+        self.lost = False
+        self.reads = 0
+        self.locates = 0
+        self._reference: _Reference | None = None
+        self._readings: list[Reading] = []
+        self._changed: np.ndarray | None = None
+        self._next_search = float("-inf")
+        self._looked_at: float | None = None  # when the still board was last examined
+        self._misses = 0  # searches in this still spell that found no grid
+        self._new_light = False  # adopt the white balance of the next observation
+        self._verified = False  # the locator confirmed the grid in this still spell
+        m = self.settings.margin
+        # The ring of cells around the grid: no placement changes it, so it
+        # tells the light's changes apart from the board's.
+        self._ring = np.ones((rows + 2 * m, cols + 2 * m), bool)
+        self._ring[m : m + rows, m : m + cols] = False
+
+    @property
+    def board(self) -> str:
+        return self.tracker.board
+
+    # --- frame by frame --------------------------------------------------------
+    def step(self, image: np.ndarray, t: float) -> list[Event]:
+        """Take one camera frame (BGR uint8) at stream time ``t``."""
+        if self.fit is None:
+            return self._search(image, t)
+        s = self.settings
+        patch = board_patch(image, self.fit.homography, self.rows, self.cols, s.px, s.margin)
+        if self.gate.update(block_means(patch, s.px // 2), t):
+            self._readings.clear()
+            self._looked_at = None
+            self._misses = 0
+            self._verified = False
+            return []
+        if self._readings:
+            return self._read_more(image, patch, t)
+        if self._looked_at is not None and t - self._looked_at < s.recheck_s:
+            return []
+        if self._reference is None:
+            return self._first_look(image, patch, t)
+        return self._look(image, patch, t)
+
+    def _search(self, image: np.ndarray, t: float) -> list[Event]:
+        if t < self._next_search:
+            return []
+        self._next_search = t + self.settings.search_s
+        self.locates += 1
+        fit = locate_grid(image, self.rows, self.cols)
+        if fit is None:
+            return []
+        self.fit = fit
+        self.gate.reset()
+        self._reference = None
+        return []
+
+    def _cells_and_edges(self, patch: np.ndarray) -> _Reference:
+        m = self.settings.margin
+        return _Reference(cell_means(patch, self.rows + 2 * m, self.cols + 2 * m), structure(patch))
+
+    def _look(self, image: np.ndarray, patch: np.ndarray, t: float) -> list[Event]:
+        """Nothing moved since the last frame: compare the board with the
+        reference. Cheap unless the edges moved (then the locator checks)."""
+        assert self._reference is not None
+        s = self.settings
+        now = self._cells_and_edges(patch)
+        events: list[Event] = []
+        if not self._verified and structure_similarity(self._reference.edges, now.edges) < s.moved:
+            events, where = self._maybe_moved(image, t)
+            if where == "lost":
+                self._looked_at = t  # searching is slow: not again before recheck_s
+                return events
+            if where == "moved":
+                return events  # read afresh from the next still frame
+            self._verified = True  # the grid is where it was; its content changed
+        light = fit_light(self._reference.cells, now.cells, use=self._ring)
+        limit = max(s.change, s.change_sigmas * light.scale)
+        changed = light.residual > limit
+        m = s.margin
+        inner = changed[m : m + self.rows, m : m + self.cols].copy()
+        if light.scale > s.unclear or (changed & self._ring).any():
+            return events  # something lies across the board's edge: look again next frame
+        self._looked_at = t
+        if self._verified:
+            self._reference.edges = now.edges
+        if light.change > s.light:
+            self._new_light = True
+            self._follow_light(light.field[m : m + self.rows, m : m + self.cols])
+            events.append(
+                {
+                    "type": "light_changed",
+                    "t": t,
+                    "board": self.board,
+                    "gain": [round(float(v), 3) for v in np.exp(light.level)],
+                }
+            )
+        if not inner.any():
+            self._reference = now  # follow slow drift; nothing to judge
+            return events
+        # Under new light the per-cell change is a guess: read the whole board
+        # the careful way (a cell keeps its code unless clearly something else).
+        self._changed = None if self._new_light else inner
+        return events + self._read_more(image, patch, t)
+
+    def _follow_light(self, field: np.ndarray) -> None:
+        """Start the reader's white balance where the light went: the board's
+        mean log gain (camera BGR levels, ``field`` (rows, cols, 3)) turned
+        into linear RGB with the sRGB curve's exponent. The reader refines it;
+        started from the old light it may settle on a wrong balance."""
+        if self.gains is None:
+            return
+        level = field.reshape(-1, 3).mean(axis=0)[::-1]  # BGR -> RGB
+        self.gains = self.gains / np.exp(level * SRGB_EXPONENT)
+
+    def _read_more(self, image: np.ndarray, patch: np.ndarray, t: float) -> list[Event]:
+        """Read this still frame; judge once the board has been still long
+        enough and enough readings agree (the last ``votes`` count)."""
+        assert self.fit is not None and self.profile is not None
+        reading = read_board(image, self.fit, self.profile.palette, self.gains)
+        self.reads += 1
+        self._readings.append(reading)
+        del self._readings[: -self.settings.votes]
+        if len(self._readings) < self.settings.votes or not self.gate.settled(t):
+            return []
+        obs = vote(self._readings, t)
+        if self._new_light:
+            # Every read starts from the white balance of the light as last
+            # known, not the previous frame's: one frame's slip (a dark board
+            # taken for black tiles) must not carry over to the next.
+            self.gains = np.median([r.gains for r in self._readings], axis=0)
+            self._new_light = False
+        self._readings.clear()
+        events = self.tracker.observe(obs, self._changed, t)
+        if not self.tracker.deferred:
+            self._reference = self._cells_and_edges(patch)
+            if self.lost:
+                self.lost = False
+                events.insert(0, {"type": "view_found", "t": t, "board": self.board})
+        return events
+
+    def _first_look(self, image: np.ndarray, patch: np.ndarray, t: float) -> list[Event]:
+        """No reference yet (just found, or the camera moved): orient the
+        board, learn its colours if nobody has, read it without any
+        "what changed" hint."""
+        assert self.fit is not None
+        if self.turn is None or self.profile is None:
+            self._orient_and_calibrate(image)
+        self._changed = None
+        self._looked_at = t
+        return self._read_more(image, patch, t)
+
+    def _orient_and_calibrate(self, image: np.ndarray) -> None:
+        """Turn the located grid the way the game has it, and learn the
+        board's colours if no profile was given (the game knows what lies
+        on the board now, e.g. an empty ramp: those cells teach the palette)."""
+        assert self.fit is not None
+        referee = self.tracker.referee
+        accepted = referee.accepted()
+        layout = getattr(referee, "layout", lambda: None)()
+        nominal = load_palette(self.game)
+        if self.profile is not None:
+            first = read_board(image, self.fit, self.profile.palette, self.gains)
+        else:
+            first = _first_reading(image, self.fit, nominal, accepted)
+        if self.turn is None:
+            self._turn_to(choose_turn(_codes(first), accepted, self.game, first.codes, layout))
+            if self.turn and self.profile is None:
+                first = _first_reading(image, self.fit, nominal, accepted)
+        if self.profile is None:
+            self.profile = _learnt_profile(first, accepted, nominal, self.fit.corners)
+            self.gains = self.profile.gains.copy()
+            self.tracker.learner = self.profile
+            # With colours learnt, look at the orientation once more.
+            again = read_board(image, self.fit, self.profile.palette, self.gains)
+            self._turn_to(choose_turn(_codes(again), accepted, self.game, again.codes, layout))
+
+    def _turn_to(self, quarter_turns: int) -> None:
+        assert self.fit is not None
+        self.turn = (self.turn or 0) + quarter_turns
+        if quarter_turns % 4:
+            self.fit = with_corners(self.fit, turned(self.fit.corners, quarter_turns))
+
+    def _maybe_moved(self, image: np.ndarray, t: float) -> tuple[list[Event], str]:
+        """The edges changed: a knocked camera, an arm lying over the board,
+        or a board swept clear. Search again, near where the grid was.
+        Returns the events and where the grid is: "here" (where it was),
+        "moved" (read afresh) or "lost" (look again later)."""
+        assert self.fit is not None
+        self.locates += 1
+        fit = locate_grid(image, self.rows, self.cols, hint=self.fit)
+        if fit is None:
+            self._misses += 1
+            # Once may be a hand lying still over the grid; twice in one still
+            # spell, a second apart, and the view is lost.
+            if self._misses >= 2 and not self.lost:
+                self.lost = True
+                return [{"type": "view_moved", "t": t, "board": self.board, "found": False}], "lost"
+            return [], "lost"
+        self._misses = 0
+        corners = orient_like(fit.corners, self.fit.corners)
+        shift = float(np.linalg.norm(corners - self.fit.corners, axis=1).mean())
+        if shift < self.settings.shift * self.fit.side_px():
+            if self.lost:
+                self.lost = False
+                return [{"type": "view_found", "t": t, "board": self.board}], "here"
+            return [], "here"
+        self.fit = with_corners(fit, corners)
+        self.gate.reset()
+        self._reference = None
+        self._readings.clear()
+        self.lost = True
+        event = {
+            "type": "view_moved",
+            "t": t,
+            "board": self.board,
+            "found": True,
+            "shift_px": round(shift, 1),
+        }
+        return [event], "moved"
+
+
+def _codes(reading: Reading) -> np.ndarray:
+    """A reading's best palette code per cell (even where unsure)."""
+    codes: np.ndarray = np.array(reading.palette.codes)[reading.entry]
+    return codes
+
+
+def _learnt_profile(
+    reading: Reading, accepted: list[str] | None, nominal: Palette, corners: np.ndarray
+) -> Profile:
+    """A profile from one reading of a board whose cells the game knows.
+
+    Colours seen on the board are learnt from it; colours not on the board
+    yet keep their nominal values (a palette fitted to an empty board bends
+    the unseen colours towards what it sees, and would misread the first
+    tile)."""
+    known = (
+        {}
+        if accepted is None
+        else {(r, c): code for r, row in enumerate(accepted) for c, code in enumerate(row)}
+    )
+    profile = build_profile(reading, known, corners=corners)
+    lab = profile.palette.lab.copy()
+    spread = profile.palette.spread.copy()
+    for k, name in enumerate(profile.palette.names):
+        if profile.samples[k] == 0 and name in nominal.names:
+            j = nominal.names.index(name)
+            lab[k], spread[k] = nominal.lab[j], nominal.spread[j]
+    profile.palette = profile.palette.with_lab(lab, spread)
+    return profile
+
+
+def _first_reading(
+    image: np.ndarray, fit: GridFit, nominal: Palette, accepted: list[str] | None
+) -> Reading:
+    """The first look with no calibration: balanced on the board's neutral
+    cells with the nominal colours, unless the cells the game knows fit
+    those badly (a board printed darker than nominal): then the palette is
+    fitted to the picture."""
+    balanced = read_board(image, fit, nominal)
+    if accepted is None:
+        return balanced
+    alphabet, distance = code_distances(balanced)
+    known = np.array(
+        [[alphabet.index(c) if c in alphabet else -1 for c in row] for row in accepted]
+    )
+    ok = known >= 0
+    if not ok.any():
+        return balanced
+    d = np.take_along_axis(distance, np.maximum(known, 0)[..., None], axis=-1)[..., 0]
+    if float(np.median(d[ok])) <= nominal.thresholds.max_distance / 2:
+        return balanced
+    return read_board(image, fit, nominal, fit_palette=True)

@@ -1,0 +1,240 @@
+"""The board tracker's decisions, with the real engines and a real table
+(SQLite in a temporary folder). Observations are written out by hand here
+(what the voted reader would say), so each rule of the tracker is checked
+on its own; the tests with rendered frames are in test_events.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from device.store import Store
+from device.table import Table
+from device.track.rules import BitsReferee, LitsReferee
+from device.track.tracker import BoardTracker
+from device.track.vote import Observation
+
+BITS = ".RYBPKN"
+LITS = ".LITS"
+EMPTY6 = ["......"] * 6
+
+
+def observe(
+    rows: list[str], alphabet: str = BITS, unsure: dict[tuple[int, int], str] | None = None
+) -> Observation:
+    """The reader saw ``rows``; cells in ``unsure`` could also be the codes given
+    (likeliest first: the first one is what ``rows`` must show there)."""
+    n, m = len(rows), len(rows[0])
+    codes = np.array([list(r) for r in rows])
+    distance = np.full((n, m, len(alphabet)), 40.0)
+    sure = np.ones((n, m), bool)
+    candidates = []
+    for r in range(n):
+        row = []
+        for c in range(m):
+            distance[r, c, alphabet.index(codes[r, c])] = 2.0
+            options = (unsure or {}).get((r, c))
+            if options:
+                sure[r, c] = False
+                for k, code in enumerate(options):
+                    distance[r, c, alphabet.index(code)] = 2.0 + 2 * k
+                row.append(tuple(options))
+            else:
+                row.append((str(codes[r, c]),))
+        candidates.append(tuple(row))
+    lab = np.zeros((n, m, 3))
+    return Observation(codes, sure, tuple(candidates), distance, tuple(alphabet), lab, 3, 0.0)
+
+
+class Learnt:
+    """Records what a tracker teaches the profile."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[dict, bool]] = []
+
+    def learn_reading(self, lab, known, trusted=False):
+        self.calls.append((dict(known), trusted))
+        return len(known)
+
+
+@pytest.fixture
+def table(tmp_path):
+    t = Table(Store(tmp_path / "t.sqlite"), pin="1234")
+    yield t
+    t.close()
+
+
+def bits(table: Table, seed: int = 4, deck: str = "virtual", players: int = 1) -> BoardTracker:
+    names = [f"P{i}" for i in range(players)]
+    setup = {"players": names, "seed": seed, "deck": deck, "tasks": ["square"]}
+    table.new_game("bits", setup)
+    return BoardTracker("A", BitsReferee(lambda: table.game, 0), table, Learnt())
+
+
+def start_tile(table: Table) -> str:
+    return table.game.view()["players"][0]["start_tile"]
+
+
+def test_a_legal_drop_is_recorded_and_learnt(table):
+    tracker = bits(table)
+    tile = start_tile(table)
+    after = [*EMPTY6[:5], tile + "...."]
+    events = tracker.observe(observe(after), changed=_mask(after, EMPTY6))
+    assert [e["type"] for e in events] == ["placed"]
+    assert events[0]["cells"] == [[5, 0], [5, 1]] and events[0]["codes"] == tile
+    assert table.game.view()["players"][0]["board"] == after
+    assert tracker.learner.calls == [({(5, 0): tile[0], (5, 1): tile[1]}, False)]
+    # the same board seen again is nothing new
+    assert tracker.observe(observe(after), changed=_mask(after, after)) == []
+
+
+def test_a_tile_in_mid_air_is_refused_once_and_cleared_when_taken_out(table):
+    tracker = bits(table)
+    tile = start_tile(table)
+    floating = [*EMPTY6[:3], tile + "....", *EMPTY6[4:]]
+    events = tracker.observe(observe(floating), changed=_mask(floating, EMPTY6))
+    assert [(e["type"], e["reason"]) for e in events] == [("illegal", "mid_air")]
+    assert [a["reason"] for a in table.alerts()] == ["mid_air"]
+    assert table.game.view()["players"][0]["board"] == EMPTY6  # nothing recorded
+    assert tracker.observe(observe(floating), changed=_mask(floating, floating)) == []
+    events = tracker.observe(observe(EMPTY6), changed=_mask(EMPTY6, floating))
+    assert [e["type"] for e in events] == ["cleared"]
+    assert table.alerts() == []
+
+
+def test_the_cards_tile_settles_a_near_tie(table):
+    tracker = bits(table)
+    tile = start_tile(table)  # a double, e.g. "RR"
+    other = next(c for c in "RYBPK" if c != tile[0])
+    after = [*EMPTY6[:5], tile + "...."]
+    # the reader cannot tell the second half from another colour
+    obs = observe(after, unsure={(5, 1): tile[1] + other})
+    events = tracker.observe(obs, changed=_mask(after, EMPTY6))
+    assert [e["type"] for e in events] == ["placed"]
+    assert events[0]["settled"] is True and events[0]["codes"] == tile
+
+
+def test_unsure_cells_wait_for_the_players(table):
+    # a physical deck: the first building card is not known, so the colour
+    # of a tile cannot be settled from the card
+    tracker = bits(table, deck="physical")
+    tile = "YY"  # a physical deck: any starting tile; the camera tells which
+    first = [*EMPTY6[:5], tile + "...."]
+    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
+    assert table.game.view()["players"][0]["board"] == first
+    after = [*EMPTY6[:5], tile + "RB.."]
+    obs = observe(after, unsure={(5, 3): "BP"})
+    events = tracker.observe(obs, changed=_mask(after, first))
+    assert [e["type"] for e in events] == ["unsure"]
+    assert events[0]["cells"] == [[5, 3]] and events[0]["candidates"] == [["B", "P"]]
+    alert = events[0]["alert"]
+    assert [a["kind"] for a in table.alerts()] == ["unsure"]
+    # nothing new on the board: the same question is not asked twice
+    assert tracker.observe(obs, changed=_mask(after, after)) == []
+    table.resolve_alert(alert, "confirm", ["P"])
+    events = tracker.confirm(alert, ["P"])
+    assert [e["type"] for e in events] == ["placed"]
+    assert events[0]["codes"] == "RP"
+    assert table.game.view()["players"][0]["board"][5] == tile + "RP.."
+    assert ({(5, 3): "P"}, True) in tracker.learner.calls
+
+
+def test_two_quick_tiles_are_split_and_recorded_in_gravity_order(table):
+    tracker = bits(table)
+    view = table.game.view()
+    tile = view["players"][0]["start_tile"]
+    # what the next card will be: replay the same game on the side
+    from engine.bits import Game
+
+    probe = Game.new(table.game.setup)
+    probe.apply({"type": "place", "player": 0, "rows": [*EMPTY6[:5], tile + "...."]})
+    card = probe.view()["card"]
+    # the card's tile lies on the starting tile (vertical over column 0)
+    after = [*EMPTY6[:3], card[0] + ".....", card[1] + ".....", tile + "...."]
+    events = tracker.observe(observe(after), changed=_mask(after, EMPTY6))
+    assert [e["type"] for e in events] == ["placed", "placed"]
+    assert events[0]["cells"] == [[5, 0], [5, 1]] and events[1]["cells"] == [[3, 0], [4, 0]]
+    assert table.game.view()["players"][0]["board"] == after
+
+
+def test_a_colour_refusal_becomes_a_question_when_a_legal_reading_is_near(table):
+    tracker = bits(table)
+    tile = start_tile(table)
+    wrong = next(c for c in "RYBPK" if c != tile[0])
+    after = [*EMPTY6[:5], tile[0] + wrong + "...."]
+    obs = observe(after)
+    # the reader was sure, but the card's colour is within reach for the cell
+    obs.distance[5, 1, BITS.index(tile[1])] = 12.0
+    events = tracker.observe(obs, changed=_mask(after, EMPTY6))
+    assert [e["type"] for e in events] == ["placed"]
+    assert events[0]["settled"] and events[0]["codes"] == tile
+
+
+def test_a_sure_wrong_tile_is_refused(table):
+    tracker = bits(table)
+    tile = start_tile(table)
+    wrong = next(c for c in "RYBPK" if c != tile[0])
+    after = [*EMPTY6[:5], wrong + wrong + "...."]
+    events = tracker.observe(observe(after), changed=_mask(after, EMPTY6))
+    assert [(e["type"], e["reason"]) for e in events] == [("illegal", "wrong_tile")]
+
+
+def test_an_undo_from_a_phone_rebases_and_the_old_tile_is_ignored(table):
+    tracker = bits(table)
+    tile = start_tile(table)
+    after = [*EMPTY6[:5], tile + "...."]
+    tracker.observe(observe(after), changed=_mask(after, EMPTY6))
+    table.undo()
+    events = tracker.sync()
+    assert [e["type"] for e in events] == ["rebased"]
+    assert tracker.stale == {(5, 0), (5, 1)}
+    # the tile still lies there: not a new placement
+    assert tracker.observe(observe(after), changed=_mask(after, after)) == []
+    # taken out, then dropped again: judged again
+    assert tracker.observe(observe(EMPTY6), changed=_mask(EMPTY6, after)) == []
+    events = tracker.observe(observe(after), changed=_mask(after, EMPTY6))
+    assert [e["type"] for e in events] == ["placed"]
+
+
+def test_a_correction_from_a_phone_is_believed(table):
+    tracker = bits(table)
+    tile = start_tile(table)
+    after = [*EMPTY6[:5], tile + "...."]
+    tracker.observe(observe(after), changed=_mask(after, EMPTY6))
+    table.correct_cell(0, [5, 0], "K")
+    tracker.sync()
+    assert tracker.seen[5][0] == "K"
+    # the camera still reads the old colour there, but the cell did not change
+    assert tracker.observe(observe(after), changed=_mask(after, after)) == []
+
+
+def test_lits_two_pieces_at_once_are_split_and_ordered_by_the_rules(table):
+    table.new_game("lits", {"players": ["Ann", "Bob"], "layout": "crossfire"})
+    tracker = BoardTracker("L", LitsReferee(lambda: table.game), table)
+    empty = ["." * 10] * 10
+    after = list(empty)
+    after[4] = "....IIII.."
+    after[5] = "....L....."
+    after[6] = "....L....."
+    after[7] = "....LL...."
+    events = tracker.observe(observe(after, LITS), changed=_mask(after, empty))
+    assert [e["type"] for e in events] == ["placed", "placed"]
+    # the L only touches a piece once the I is down: the I went first
+    assert events[0]["codes"] == "IIII" and events[1]["codes"] == "LLLL"
+    assert [e["engine"]["player"] for e in events] == ["Ann", "Bob"]
+
+
+def test_nothing_is_judged_while_the_game_waits_for_its_task_card(table):
+    table.new_game("bits", {"players": ["P"], "deck": "physical", "seed": 1})
+    tracker = BoardTracker("A", BitsReferee(lambda: table.game, 0), table)
+    assert table.game.view()["phase"] == "task"
+    after = [*EMPTY6[:5], "RR...."]
+    assert tracker.observe(observe(after), changed=_mask(after, EMPTY6)) == []
+    assert tracker.deferred
+
+
+def _mask(now: list[str], before: list[str]) -> np.ndarray:
+    """The cells whose look changed (what the patch comparison reports)."""
+    return np.array(
+        [[a != b for a, b in zip(x, y, strict=True)] for x, y in zip(now, before, strict=True)]
+    )

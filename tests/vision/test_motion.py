@@ -1,0 +1,118 @@
+"""Motion, light and view checks on small board patches (vision.motion).
+
+The frames are drawn with OpenCV: a grid of cells on a table, a lamp as a
+smooth gain field, a hand as a skin-coloured blob, a bump as a shift."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.motion import (
+    block_means,
+    block_noise,
+    board_patch,
+    cell_means,
+    exposure_gain,
+    fit_light,
+    moving_blocks,
+    patch_shape,
+    structure,
+    structure_similarity,
+)
+from vision.rectify import homography_from_corners
+
+ROWS = COLS = 6
+CORNERS = np.array([[170, 90], [470, 90], [470, 390], [170, 390]], float)
+H = homography_from_corners(CORNERS, ROWS, COLS)
+
+
+def board(tiles: dict[tuple[int, int], tuple[int, int, int]] | None = None) -> np.ndarray:
+    """A 640x480 frame: wood-brown table, light board, dark grid lines, tiles."""
+    image = np.full((480, 640, 3), (60, 100, 150), np.uint8)
+    cv2.rectangle(image, (150, 70), (490, 410), (200, 215, 225), -1)
+    for (r, c), colour in (tiles or {}).items():
+        x, y = 170 + 50 * c, 90 + 50 * r
+        cv2.rectangle(image, (x + 3, y + 3), (x + 47, y + 47), colour, -1)
+    for i in range(7):
+        cv2.line(image, (170 + 50 * i, 90), (170 + 50 * i, 390), (40, 40, 40), 2)
+        cv2.line(image, (170, 90 + 50 * i), (470, 90 + 50 * i), (40, 40, 40), 2)
+    return image
+
+
+def lamp(image: np.ndarray, strength: float = 0.4) -> np.ndarray:
+    """A warm lamp at the upper right: brighter there, redder everywhere."""
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    falloff = 1.0 / (1.0 + 2.5 * ((xx / w - 0.9) ** 2 + (yy / h - 0.1) ** 2))
+    gain = 1.0 + strength * falloff[..., None] * np.array([0.7, 1.0, 1.2])
+    return np.clip(image * gain * 0.8, 0, 255).astype(np.uint8)
+
+
+def patch_of(image: np.ndarray) -> np.ndarray:
+    return board_patch(image, H, ROWS, COLS, px=8, margin=1)
+
+
+def test_patch_is_the_board_and_its_ring_from_above():
+    p = patch_of(board({(5, 0): (30, 40, 200)}))
+    assert p.shape == (*patch_shape(ROWS, COLS, 8, 1), 3) == (64, 64, 3)
+    assert p.dtype == np.float32
+    cells = cell_means(p, ROWS + 2, COLS + 2)
+    # the red tile is the lower-left cell of the grid (row 6 of 8 with the ring)
+    assert cells[6, 1, 2] > 150 and cells[6, 1, 0] < 80
+    # the other cells are the light board, the ring corners the board's frame
+    assert abs(cells[3, 3] - [200, 215, 225]).max() < 8
+
+
+def test_exposure_gain_ignores_the_few_pixels_a_hand_changes():
+    a = patch_of(board())
+    b = a * np.float32(1.25)
+    b[10:20, 10:30] = (90, 140, 200)  # a hand
+    assert exposure_gain(a, b) == pytest.approx([1.25, 1.25, 1.25], abs=0.02)
+
+
+def test_noise_is_not_motion_and_a_moving_tile_is():
+    rng = np.random.default_rng(3)
+    still = board({(5, 2): (160, 60, 30)})
+    a = block_means(patch_of(still), 4)
+    noisy = np.clip(still + rng.normal(0, 5, still.shape), 0, 255).astype(np.uint8)
+    b = block_means(patch_of(noisy), 4)
+    sigma = block_noise(a, b)
+    assert 0 < sigma < 3
+    assert not moving_blocks(a, b, sigma).any()
+    moved = block_means(patch_of(board({(4, 2): (160, 60, 30)})), 4)
+    assert moving_blocks(a, moved, sigma).sum() >= 4
+
+
+def test_a_lamp_is_light_not_change_and_a_new_tile_stands_out():
+    before = cell_means(patch_of(board()), ROWS + 2, COLS + 2)
+    lit = cell_means(patch_of(lamp(board({(5, 3): (40, 180, 230)}))), ROWS + 2, COLS + 2)
+    ring = np.ones((8, 8), bool)
+    ring[1:7, 1:7] = False
+    fit = fit_light(before, lit, use=ring)
+    assert fit.change > 0.15  # the light did change
+    changed = fit.residual > max(0.12, 5 * fit.scale)
+    assert changed[6, 4]  # the yellow tile at row 5, column 3 (with the ring: 6, 4)
+    assert changed.sum() == 1
+    assert not changed[ring].any()
+
+
+def test_an_arm_across_the_ring_is_not_explained_by_light():
+    before = cell_means(patch_of(board()), ROWS + 2, COLS + 2)
+    arm = board()
+    cv2.rectangle(arm, (300, 250), (360, 480), (120, 160, 220), -1)
+    now = cell_means(patch_of(arm), ROWS + 2, COLS + 2)
+    ring = np.ones((8, 8), bool)
+    ring[1:7, 1:7] = False
+    fit = fit_light(before, now, use=ring)
+    crossed = fit.residual > max(0.12, 5 * fit.scale)
+    assert crossed[ring].any()
+
+
+def test_edges_survive_a_lamp_but_not_a_bump():
+    a = structure(patch_of(board()))
+    assert structure_similarity(a, a) == pytest.approx(1.0)
+    assert structure_similarity(a, structure(patch_of(lamp(board())))) > 0.9
+    bumped = np.roll(board(), (14, 18), axis=(0, 1))
+    assert structure_similarity(a, structure(patch_of(bumped))) < 0.6

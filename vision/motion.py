@@ -1,0 +1,234 @@
+"""Motion, occlusion, light and view changes over a board, from tiny patches.
+
+Everything here works on a *patch*: the board seen from straight above at a
+few pixels per cell, with a ring of ``margin`` cells of whatever surrounds the
+grid (frame, table) on every side, as ``float32`` BGR of shape
+``((rows + 2*margin) * px, (cols + 2*margin) * px, 3)``. A 6x6 board at 8 px
+per cell with a one-cell ring is 64x64 pixels: cheap enough to cut from every
+camera frame, which is what lets a Raspberry Pi watch at full frame rate and
+run the colour reader only when the board has just come to rest.
+
+Three questions are asked of a patch, each robust to what a table throws at
+a camera:
+
+- *did anything move since the last frame?* (:func:`moving_blocks`): block
+  means compared after undoing a global exposure step, against the sensor's
+  own noise (:func:`block_noise`), so auto-exposure and noise are not motion;
+- *which cells differ from the board as last accepted, and did the light
+  change?* (:func:`fit_light`): per-cell log ratios against a reference patch,
+  with the light modelled as a smooth gain field per channel fitted robustly,
+  so a lamp switched on or a cloud moves the model, and a new tile or a hand
+  stands out as residual;
+- *is the grid still where we think?* (:func:`structure_similarity`): the
+  correlation of edge maps, which a lamp hardly changes and a knocked camera
+  destroys.
+
+No state is kept: the caller passes the previous and the reference patch.
+
+>>> import numpy as np
+>>> H = np.array([[0.05, 0, -1], [0, 0.05, -1], [0, 0, 1]])   # 20 px per cell
+>>> frame = np.full((200, 200, 3), 80, np.uint8)
+>>> p = board_patch(frame, H, rows=6, cols=6, px=8, margin=1)
+>>> p.shape, p.dtype
+((64, 64, 3), dtype('float32'))
+>>> lamp = np.clip(p * np.float32(1.4), 0, 255)
+>>> fit = fit_light(cell_means(p, 8, 8), cell_means(lamp, 8, 8))
+>>> round(float(fit.level.mean()), 2), bool(fit.residual.max() < 0.01)
+(0.33, True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# Levels (0..255) added before taking logs: a black tile or a dark board
+# would otherwise turn sensor noise into huge ratios. Small, because a gain
+# must stay (nearly) one number in log space for dark and bright cells alike.
+LOG_FLOOR = 3.0
+# Pixels darker than this (levels) say little about an exposure step.
+GAIN_FLOOR = 16.0
+# A robust weight function's scale: residuals this many times the typical
+# residual count for nothing in the light fit (Tukey's biweight).
+TUKEY_C = 4.685
+
+
+def patch_shape(rows: int, cols: int, px: int, margin: int) -> tuple[int, int]:
+    """``(height, width)`` of a patch."""
+    return (rows + 2 * margin) * px, (cols + 2 * margin) * px
+
+
+def board_patch(
+    image: np.ndarray,
+    homography: np.ndarray,
+    rows: int,
+    cols: int,
+    px: int = 8,
+    margin: int = 1,
+) -> np.ndarray:
+    """The board and a ring of ``margin`` cells from above, ``px`` pixels per cell.
+
+    ``image``: BGR ``uint8`` (H, W, 3) camera frame; ``homography``: image
+    pixels -> grid coordinates (cells), as ``GridFit.homography``. Returns
+    ``float32`` (h, w, 3), see :func:`patch_shape`. Sampled at twice the
+    resolution and halved with a Gaussian pyramid step, so each patch pixel
+    averages several camera pixels (less noise than point sampling, at a
+    fraction of the cost of an area-averaged warp of the whole frame).
+    """
+    h, w = patch_shape(rows, cols, px, margin)
+    # grid coordinates (cells) -> pixels of the double-size patch; pixel centres
+    # at the middle of each pixel-sized square, as ``vision.rectify`` does
+    s = 2.0 * px
+    to_pixels = np.array([[s, 0, margin * s - 0.5], [0, s, margin * s - 0.5], [0, 0, 1]])
+    warp = to_pixels @ np.asarray(homography, np.float64)
+    big = cv2.warpPerspective(
+        image, warp, (2 * w, 2 * h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    small = cv2.pyrDown(big, dstsize=(w, h))
+    return small.astype(np.float32)
+
+
+def block_means(patch: np.ndarray, block: int) -> np.ndarray:
+    """Means of ``block`` x ``block`` tiles: (h/block, w/block, C) float32."""
+    h, w = patch.shape[:2]
+    means: np.ndarray = patch.reshape(h // block, block, w // block, block, -1).mean(axis=(1, 3))
+    return means
+
+
+def exposure_gain(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """Per-channel gain (3,) that best turns ``reference`` into ``current``:
+    the median ratio over pixels bright enough to measure, so the few
+    pixels a hand or a tile changes do not move it."""
+    ref = reference.reshape(-1, reference.shape[-1])
+    cur = current.reshape(-1, current.shape[-1])
+    gains = np.ones(ref.shape[1], np.float32)
+    for c in range(ref.shape[1]):
+        ok = ref[:, c] > GAIN_FLOOR
+        if np.count_nonzero(ok) >= 8:
+            gains[c] = float(np.median(cur[ok, c] / ref[ok, c]))
+    return gains
+
+
+def block_noise(previous: np.ndarray, current: np.ndarray) -> float:
+    """Robust standard deviation of one block's mean between two frames of a
+    still scene (the median absolute difference, scaled for a Gaussian)."""
+    d = np.abs(current - previous * exposure_gain(previous, current))
+    return float(np.median(d) * 1.4826)
+
+
+def moving_blocks(
+    previous: np.ndarray, current: np.ndarray, sigma: float, k: float = 6.0, floor: float = 4.0
+) -> np.ndarray:
+    """Blocks (h, w) bool whose colour changed by more than ``k`` noise
+    sigmas (at least ``floor`` levels) in any channel, after a global
+    exposure step between the frames is taken out."""
+    d = np.abs(current - previous * exposure_gain(previous, current))
+    changed: np.ndarray = d.max(axis=-1) > max(k * sigma, floor)
+    return changed
+
+
+def cell_means(patch: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> np.ndarray:
+    """Mean colour of each cell's inner part, (rows, cols, C) float32, for a
+    patch cut into ``rows`` x ``cols`` cells (count the ring cells too:
+    a 6x6 board with a one-cell ring is 8x8 here). ``inset`` trims that
+    share off every side so grid lines and edges stay out."""
+    h, w = patch.shape[:2]
+    py, px = h // rows, w // cols
+    a, b = round(py * inset), round(px * inset)
+    cells = patch.reshape(rows, py, cols, px, -1)[:, a : py - a, :, b : px - b]
+    means: np.ndarray = cells.mean(axis=(1, 3))
+    return means
+
+
+@dataclass(frozen=True)
+class LightFit:
+    """How the light changed between a reference and a current set of cells.
+
+    ``field`` (R, C, 3): the fitted log gain of each cell and channel (the
+    light); ``residual`` (R, C): what the light does not explain, the largest
+    absolute log ratio over the channels (0.1 = about 10 %); ``level`` (3,):
+    the mean log gain per channel (exposure and colour of the light);
+    ``tilt`` (3,): how much the gain's slope varies it across the board;
+    ``scale``: the typical residual of the cells that fit (noise).
+    """
+
+    field: np.ndarray
+    residual: np.ndarray
+    level: np.ndarray
+    tilt: np.ndarray
+    scale: float
+
+    @property
+    def change(self) -> float:
+        """The light's change in one number (log units): the largest mean
+        shift or end-to-end tilt over the channels."""
+        return float(max(np.abs(self.level).max(), np.abs(self.tilt).max()))
+
+
+def log_ratio(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """``log((current + f) / (reference + f))`` with ``f`` = :data:`LOG_FLOOR`."""
+    ratio: np.ndarray = np.log((current + LOG_FLOOR) / (reference + LOG_FLOOR))
+    return ratio
+
+
+def fit_light(
+    reference: np.ndarray,
+    current: np.ndarray,
+    use: np.ndarray | None = None,
+    iterations: int = 4,
+    min_scale: float = 0.02,
+) -> LightFit:
+    """Fit a smooth light change between two sets of cell means (R, C, 3).
+
+    Per channel, the log gain is modelled as a quadratic surface over the
+    cell positions (x, y from -1 to 1): a new exposure, a warmer lamp, a
+    lamp on one side and its fall-off. Fitted by iteratively reweighted least squares with Tukey's
+    biweight, so cells that really changed (a new tile, a hand) have no say
+    in the light, and stand out in ``residual``. ``min_scale`` keeps noise-free
+    renders from declaring every tiny difference an outlier.
+    """
+    rows, cols = reference.shape[:2]
+    d = log_ratio(reference, current).reshape(rows * cols, -1)
+    y, x = np.mgrid[0:rows, 0:cols]
+    xs = (x.ravel() / max(cols - 1, 1)) * 2 - 1
+    ys = (y.ravel() / max(rows - 1, 1)) * 2 - 1
+    # a smooth field: mean, slopes and the gentle bowl of a lamp's fall-off
+    design = np.column_stack([np.ones(rows * cols), xs, ys, xs * ys, xs * xs, ys * ys])
+    weights = np.ones(rows * cols)
+    fitted_on = np.ones(rows * cols, bool) if use is None else np.asarray(use, bool).ravel()
+    coef = np.zeros((design.shape[1], d.shape[1]))
+    scale = min_scale
+    for _ in range(iterations):
+        sw = np.sqrt(weights)[:, None]
+        coef, *_ = np.linalg.lstsq(design * sw, d * sw, rcond=None)
+        r = np.abs(d - design @ coef).max(axis=1)
+        scale = max(float(np.median(r[fitted_on])) * 1.4826, min_scale)
+        u = r / (TUKEY_C * scale)
+        weights = (np.where(u < 1, (1 - u**2) ** 2, 0.0) + 1e-6) * fitted_on
+    fitted = (design @ coef).reshape(rows, cols, -1)
+    residual = np.abs(d.reshape(rows, cols, -1) - fitted).max(axis=-1)
+    tilt = 2 * np.sqrt(coef[1] ** 2 + coef[2] ** 2)
+    return LightFit(fitted, residual, coef[0], tilt, scale)
+
+
+def structure(patch: np.ndarray) -> np.ndarray:
+    """Edge strength of a patch (h, w) float32: the gradient magnitude of its
+    grey level. Grid lines and tile edges; a lamp scales it, a move shifts it."""
+    grey = patch.mean(axis=-1) if patch.ndim == 3 else patch
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude: np.ndarray = cv2.magnitude(gx, gy)
+    return magnitude
+
+
+def structure_similarity(reference: np.ndarray, current: np.ndarray) -> float:
+    """Zero-mean normalised correlation of two edge maps, -1..1 (1 = the same
+    edges in the same places). Brightness and contrast changes cancel out."""
+    a = reference - reference.mean()
+    b = current - current.mean()
+    denominator = float(np.sqrt((a * a).sum() * (b * b).sum()))
+    if denominator <= 1e-9:
+        return 0.0
+    return float((a * b).sum() / denominator)
