@@ -22,6 +22,12 @@ from vision.rectify import apply_homography, order_corners
 
 # A blob is named when it lands this close (cells) to a whole cell position.
 NAME_TOLERANCE = 0.25
+# Similar blobs chain into a group when their centres are closer than this
+# many of their sides: cells touch (about 1), but a tile's printed symbol or a
+# sticker in a wide bezel may be a third of its cell.
+REACH = 3.5
+# A blob is square enough to stand for one cell below this aspect ratio.
+SQUARE = 1.45
 
 
 @dataclass(frozen=True)
@@ -29,6 +35,11 @@ class Blob:
     corners: np.ndarray  # (4, 2) UL UR LR LL, image pixels
     centre: np.ndarray  # (2,)
     area: float
+    aspect: float = 1.0  # long side / short side of the rotated bounding box
+
+    def scaled(self, factor: float) -> Blob:
+        """The same blob in an image ``factor`` times as large."""
+        return Blob(self.corners * factor, self.centre * factor, self.area * factor**2, self.aspect)
 
 
 def cell_blobs(contours: Sequence[np.ndarray], min_cell: float, max_cell: float) -> list[Blob]:
@@ -51,7 +62,7 @@ def cell_blobs(contours: Sequence[np.ndarray], min_cell: float, max_cell: float)
             corners = order_corners(approx.reshape(4, 2))
         else:
             corners = order_corners(cv2.boxPoints(cv2.minAreaRect(c)))
-        blobs.append(Blob(corners, corners.mean(axis=0), float(area)))
+        blobs.append(Blob(corners, corners.mean(axis=0), float(area), max(bw, bh) / min(bw, bh)))
     return blobs
 
 
@@ -59,7 +70,7 @@ def groups(blobs: list[Blob], min_size: int = 3) -> list[list[Blob]]:
     """Blobs of similar size that touch, chained into groups (largest first).
 
     Two blobs are neighbours when their areas differ by less than 2x and their
-    centres are within 1.6 of their mean side."""
+    centres are within ``REACH`` of their mean side."""
     blobs = outermost(blobs)
     if len(blobs) < min_size:
         return []
@@ -68,7 +79,7 @@ def groups(blobs: list[Blob], min_size: int = 3) -> list[list[Blob]]:
     sides = np.sqrt(areas)
     d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     ratio = areas[:, None] / areas[None]
-    near = (d < 1.6 * (sides[:, None] + sides[None]) / 2) & (ratio < 2) & (ratio > 0.5)
+    near = (d < REACH * (sides[:, None] + sides[None]) / 2) & (ratio < 2) & (ratio > 0.5)
     label = _components(near)
     out = [[blobs[i] for i in np.flatnonzero(label == lab)] for lab in np.unique(label)]
     out = [g for g in out if len(g) >= min_size]
@@ -77,15 +88,21 @@ def groups(blobs: list[Blob], min_size: int = 3) -> list[list[Blob]]:
 
 
 def outermost(blobs: list[Blob]) -> list[Blob]:
-    """Drop blobs nested in a larger one (a thresholded sticker or cell often
-    gives an inner ring as well as its outline)."""
+    """One blob per place: drop blobs nested in a larger one (a thresholded
+    sticker or cell often gives an inner ring as well as its outline) and the
+    twin the other threshold polarity found of the same cell."""
     if len(blobs) < 2:
         return blobs
     centres = np.array([b.centre for b in blobs])
     areas = np.array([b.area for b in blobs])
     d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    inside = (d < 0.35 * np.sqrt(areas)[None, :]) & (areas[:, None] < 0.8 * areas[None, :])
-    return [b for b, nested in zip(blobs, inside.any(axis=1), strict=True) if not nested]
+    close = d < 0.35 * np.sqrt(areas)[None, :]
+    smaller = areas[:, None] < areas[None, :]
+    tie = (areas[:, None] == areas[None, :]) & (
+        np.arange(len(blobs))[:, None] > np.arange(len(blobs))[None, :]
+    )
+    covered = close & (smaller | tie)
+    return [b for b, drop in zip(blobs, covered.any(axis=1), strict=True) if not drop]
 
 
 def _components(adjacent: np.ndarray) -> np.ndarray:
@@ -113,26 +130,10 @@ def lattice_of(
     when fewer than three blobs agree on one lattice. A block wider than
     ``max_cols`` or taller than ``max_rows`` (either way round) loses its
     thinnest outer columns or rows: a stray blob beside the grid."""
-    areas = np.array([b.area for b in group])
-    seed = group[int(np.argmin(np.abs(areas - np.median(areas))))]
-    centres = np.array([b.centre for b in group])
-    # The cell pitch: the typical distance to the nearest neighbour (a sticker
-    # or a tile half is smaller than its cell by a gap of unknown width).
-    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
-    d[d < 0.5 * np.sqrt(np.median(areas))] = np.inf  # itself, or a twin from the other mask
-    pitch = float(np.median(d.min(axis=1)))
-    if not np.isfinite(pitch):
+    start = first_frame(group)
+    if start is None:
         return None
-    # First guess: an affine frame on the seed, its sides' mean directions one
-    # pitch long (a single blob's outline is too rough to trust its perspective).
-    c = seed.corners
-    across = (c[1] - c[0]) + (c[2] - c[3])
-    down = (c[3] - c[0]) + (c[2] - c[1])
-    frame = np.eye(3)
-    frame[:2, 0] = across / np.linalg.norm(across) * pitch
-    frame[:2, 1] = down / np.linalg.norm(down) * pitch
-    frame[:2, 2] = seed.centre - 0.5 * (frame[:2, 0] + frame[:2, 1])
-    H = np.linalg.inv(frame)
+    H, centres = start
     named = np.zeros((0, 2), int)
     # Name the nearest blobs first and refit, so perspective never has to be
     # extrapolated far from what is already named.
@@ -141,11 +142,16 @@ def lattice_of(
         ij = np.round(uv).astype(int)
         ok = np.all(np.abs(uv - ij) < NAME_TOLERANCE, axis=1) & (np.abs(uv).max(axis=1) <= reach)
         named = ij[ok]
-        if len(named) < 4 or np.linalg.matrix_rank(named - named.mean(0)) < 2:
+        if len(named) < 3 or np.linalg.matrix_rank(named - named.mean(0)) < 2:
             return None
         # Centres only, in the middle of their cells; RANSAC in cell units, so
-        # a blob named by mistake cannot bend the lattice.
-        H_new, _ = cv2.findHomography(centres[ok], named + 0.5, cv2.RANSAC, 0.15)
+        # a blob named by mistake cannot bend the lattice. A few cells fix an
+        # affine frame; perspective needs a wider spread.
+        if len(named) < 8:
+            A, _ = cv2.estimateAffine2D(centres[ok], named + 0.5, None, cv2.RANSAC, 0.15)
+            H_new = None if A is None else np.vstack([A, [0.0, 0.0, 1.0]])
+        else:
+            H_new, _ = cv2.findHomography(centres[ok], named + 0.5, cv2.RANSAC, 0.15)
         if H_new is None:
             return None
         H = H_new.astype(np.float64)
@@ -157,6 +163,55 @@ def lattice_of(
     a, b = (named.max(axis=0) - named.min(axis=0) + 1).tolist()
     shift = np.array([[1.0, 0, -i0], [0, 1.0, -j0], [0, 0, 1.0]])
     return shift @ H, int(a), int(b)
+
+
+def first_frame(group: list[Blob]) -> tuple[np.ndarray, np.ndarray] | None:
+    """A first, affine guess of the lattice around the group's most central
+    blob (image -> cells, that blob's cell being ``(0, 0)``), and the centres.
+
+    The pitch is the typical distance to the nearest neighbour; the two
+    directions are the commonest directions between neighbours (not the
+    blob's own outline: a tile's symbol may be a diamond or a disc)."""
+    # Elongated blobs (a domino tile, two cells long) have their centre on a
+    # cell boundary: they do not name cells.
+    group = [b for b in group if b.aspect < SQUARE]
+    if len(group) < 3:
+        return None
+    centres = np.array([b.centre for b in group])
+    areas = np.array([b.area for b in group])
+    d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
+    d[d < 0.5 * np.sqrt(np.median(areas))] = np.inf  # itself, or a twin
+    pitch = float(np.median(d.min(axis=1)))
+    if not np.isfinite(pitch):
+        return None
+    i, j = np.nonzero((d > 0.7 * pitch) & (d < 1.3 * pitch))
+    if len(i) < 4:
+        return None
+    steps = centres[j] - centres[i]
+    angle = np.degrees(np.arctan2(steps[:, 1], steps[:, 0])) % 180.0
+    hist = np.bincount(np.round(angle / 5).astype(int) % 36, minlength=36).astype(float)
+    hist = hist + 0.5 * (np.roll(hist, 1) + np.roll(hist, -1))
+    a1 = int(np.argmax(hist))
+    apart = np.abs(((np.arange(36) - a1) + 18) % 36 - 18) >= 6  # at least 30 degrees
+    if not np.any(hist[apart] > 0):
+        return None
+    a2 = int(np.argmax(np.where(apart, hist, -1)))
+    # Name the axes so the frame keeps the picture's handedness (x right-ish).
+    dirs = [np.array([np.cos(np.radians(5 * a)), np.sin(np.radians(5 * a))]) for a in (a1, a2)]
+    across = max(dirs, key=lambda v: abs(v[0]))
+    down = dirs[1] if across is dirs[0] else dirs[0]
+    across = across if across[0] >= 0 else -across
+    down = down if across[0] * down[1] - across[1] * down[0] > 0 else -down
+    # Start from the best-connected blob (most neighbours one step away): a
+    # cell inside the lattice, not a stray blob that happened to be central.
+    links = np.bincount(i, minlength=len(centres))
+    off_middle = np.linalg.norm(centres - np.median(centres, axis=0), axis=1)
+    seed = int(np.lexsort((off_middle, -links))[0])
+    frame = np.eye(3)
+    frame[:2, 0] = across * pitch
+    frame[:2, 1] = down * pitch
+    frame[:2, 2] = centres[seed] - 0.5 * (frame[:2, 0] + frame[:2, 1])
+    return np.linalg.inv(frame), centres
 
 
 def _trim(named: np.ndarray, max_a: int, max_b: int) -> np.ndarray:

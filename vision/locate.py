@@ -28,7 +28,7 @@ from vision.rectify import apply_homography, homography_from_corners, turn, upri
 # the full-resolution pyramid, so this only bounds the cost of the search.
 SEARCH_SIDE = 640
 # Candidates refined after the quick ranking.
-REFINE_TOP = 4
+REFINE_TOP = 6
 # When the best outline's lattice is this poorly supported, the best few
 # outlines are also tried as blocks of the grid (a sudoku box, a patch of
 # cells left uncovered).
@@ -140,7 +140,7 @@ def outlines(image: np.ndarray, rows: int, cols: int) -> tuple[list[np.ndarray],
     if scale < 1.0:
         value = cv2.resize(value, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     quads, found = candidate_quads(value, rows, cols)
-    grown = [blobs.Blob(b.corners / scale, b.centre / scale, b.area / scale**2) for b in found]
+    grown = [b.scaled(1 / scale) for b in found]
     return [q / scale for q in quads], grown
 
 
