@@ -108,7 +108,9 @@ def _entry(table: Any, number: int) -> Entry:
     if not (isinstance(lab, list) and len(lab) == 3):
         raise ValueError(f"{where} ({code!r}): lab must be [L, a, b]")
     lab_f = tuple(float(v) for v in lab)
-    if not 0.0 <= lab_f[0] <= 100.0 or max(abs(lab_f[1]), abs(lab_f[2])) > 128.0:
+    # A measured colour may pass L* 100 a little (a clipped white after white
+    # balance); OpenCV's 8-bit Lab (L*255/100, a+128) lands far outside.
+    if not 0.0 <= lab_f[0] <= 110.0 or max(abs(lab_f[1]), abs(lab_f[2])) > 128.0:
         raise ValueError(
             f"{where} ({code!r}): lab {list(lab_f)} is outside CIELAB "
             "(L* 0..100, a*/b* within ±128; OpenCV's 8-bit Lab is scaled differently)"

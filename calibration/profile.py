@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from calibration.geometry import GridGeometry
 from calibration.palette import palette_from_dict
 from calibration.tomlfile import read_toml
 from vision.classify import scores
@@ -57,14 +58,16 @@ class Profile:
     ``palette``: the learnt colours (codes and names as the source palette,
     variants not seen at calibration removed); ``samples`` (K,) how many cells
     each colour has learnt from (0 = still the nominal value); ``gains`` (3,)
-    white balance for linear R, G, B; ``corners`` (4, 2) image pixels UL UR LR
-    LL or None; ``quarter_turns`` / ``mirrored``: how the located grid is
-    turned to put row 0 at the board's top; ``camera``: controls to lock.
+    white balance for linear R, G, B; ``geometry``: how to find the grid
+    (search, markers or manual corners, :mod:`calibration.geometry`);
+    ``corners`` (4, 2): where it was found (image pixels, UL UR LR LL in the
+    board's own order) or None; ``quarter_turns`` / ``mirrored``: how the
+    located grid was turned to put row 0 at the board's top; ``camera``:
+    controls to lock.
     """
 
     palette: Palette
-    rows: int
-    cols: int
+    geometry: GridGeometry
     samples: np.ndarray
     gains: np.ndarray = field(default_factory=lambda: np.ones(3))
     corners: np.ndarray | None = None
@@ -78,10 +81,19 @@ class Profile:
 
     @classmethod
     def start(cls, palette: Palette, rows: int, cols: int, **kw: Any) -> Profile:
-        """A profile that knows nothing yet beyond the palette."""
+        """A profile that knows nothing yet beyond the palette (and the grid's size)."""
         kw.setdefault("game", palette.game)
         kw.setdefault("created", datetime.now(UTC).isoformat(timespec="seconds"))
-        return cls(palette=palette, rows=rows, cols=cols, samples=np.zeros(len(palette)), **kw)
+        kw.setdefault("geometry", GridGeometry(rows, cols))
+        return cls(palette=palette, samples=np.zeros(len(palette)), **kw)
+
+    @property
+    def rows(self) -> int:
+        return self.geometry.rows
+
+    @property
+    def cols(self) -> int:
+        return self.geometry.cols
 
     # --- learning ---------------------------------------------------------
     def learn(self, samples: Iterable[tuple[str, Sequence[float]]], trusted: bool = False) -> int:
@@ -150,14 +162,20 @@ class Profile:
             f"created = {_str(self.created)}",
             f"source = {_str(self.source)}",
             "",
+            "# How to find the grid: mode = auto (search), markers or manual (corners).",
             "[geometry]",
-            f"grid = [{self.rows}, {self.cols}]",
         ]
+        geometry = self.geometry.as_dict()
+        markers = geometry.pop("markers", None)
+        out += [f"{k} = {_value(v)}" for k, v in geometry.items()]
         if self.image_size is not None:
             out.append(f"image_size = [{self.image_size[0]}, {self.image_size[1]}]")
         if self.corners is not None:
             pts = ", ".join(f"[{x:.2f}, {y:.2f}]" for x, y in self.corners)
-            out.append(f"corners = [{pts}]  # upper-left, upper-right, lower-right, lower-left")
+            out.append(f"found_corners = [{pts}]  # UL, UR, LR, LL where it was last seen")
+        if markers:
+            out += ["", "[geometry.markers]"]
+            out += [f"{k} = {_value(v)}" for k, v in markers.items() if v is not None]
         out += [
             "",
             "[orientation]",
@@ -222,19 +240,17 @@ class Profile:
         version = data.get("version")
         if version != VERSION:
             raise ValueError(f"version {version!r} is not {VERSION} (recalibrate)")
-        geometry = data.get("geometry", {})
-        grid = geometry.get("grid")
+        table = dict(data.get("geometry", {}))
+        grid = table.get("grid")
         if not (isinstance(grid, list) and len(grid) == 2 and all(_is_int(v) for v in grid)):
             raise ValueError("[geometry] grid must be [rows, cols]")
-        rows, cols = int(grid[0]), int(grid[1])
-        if not (1 <= rows <= 40 and 1 <= cols <= 40):
-            raise ValueError(f"[geometry] grid {rows}x{cols} is not 1..40 a side")
-        corners = geometry.get("corners")
+        corners = table.pop("found_corners", None)
         if corners is not None:
             corners = np.asarray(corners, dtype=np.float64)
             if corners.shape != (4, 2) or not np.all(np.isfinite(corners)):
-                raise ValueError("[geometry] corners must be four [x, y] points")
-        size = geometry.get("image_size")
+                raise ValueError("[geometry] found_corners must be four [x, y] points")
+        size = table.pop("image_size", None)
+        geometry = GridGeometry.from_dict(table)
         palette = palette_from_dict(
             {
                 "name": data.get("palette", "profile"),
@@ -253,8 +269,7 @@ class Profile:
             raise ValueError("[orientation] quarter_turns must be a whole number")
         return cls(
             palette=palette,
-            rows=rows,
-            cols=cols,
+            geometry=geometry,
             samples=samples,
             gains=gains,
             corners=corners,

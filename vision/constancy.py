@@ -27,7 +27,7 @@ cells read as neutral.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -105,10 +105,12 @@ def frame_cost(
     Each cell costs its squared distance to the nearest palette colour, in
     units of the palette's spread, capped at ``max_distance`` (a hand or an
     unknown colour costs the same however odd it is), plus the prior on the
-    gains' distance from ``start``.
+    gains' distance from ``start``. Lightness counts in full here (unlike
+    when reading one cell): it is what tells a dim board from grey tiles.
     """
     th = palette.thresholds
-    s = scores_linear(np.asarray(linear), gains[:, None, :], palette, clipped)
+    strict = replace(palette, thresholds=replace(th, lightness_weight=1.0))
+    s = scores_linear(np.asarray(linear), gains[:, None, :], strict, clipped)
     if penalty is not None:
         s = s + penalty
     nearest = np.minimum(s.min(axis=-1), th.max_distance)

@@ -59,6 +59,7 @@ def read_photo(
     cols: int,
     palette: Palette,
     *,
+    grid: GridFit | None = None,
     corners: Sequence[Sequence[float]] | np.ndarray | None = None,
     hint: GridFit | Sequence[Sequence[float]] | np.ndarray | None = None,
     gains: np.ndarray | None = None,
@@ -66,11 +67,14 @@ def read_photo(
 ) -> PhotoReading | None:
     """Read the ``rows`` x ``cols`` grid in ``image`` (BGR uint8); ``None`` if no grid.
 
-    ``corners``: the grid's outer corners (UL UR LR LL), trusted as given;
-    otherwise the locator searches (``hint``: corners to try first, e.g. a
+    ``grid``: the grid already found (e.g. by markers); ``corners``: the
+    grid's outer corners (UL UR LR LL), trusted as given; otherwise the
+    locator searches (``hint``: corners to try first, e.g. a
     profile's). ``gains``/``fit_palette``: see :func:`vision.reader.read_cells`
     (a calibrated palette reads with ``fit_palette=False``)."""
-    if corners is not None:
+    if grid is not None:
+        pass
+    elif corners is not None:
         grid = GridFit.from_corners(np.asarray(corners, dtype=np.float64), rows, cols)
     else:
         tried: GridFit | Sequence[Sequence[float]] | None = (

@@ -16,13 +16,15 @@ from __future__ import annotations
 import argparse
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
-from calibration.orientation import gravity_turns, turn, turn_corners
+from calibration.geometry import find_grid
+from calibration.orientation import turn, turn_corners
 from calibration.palette import PaletteError, bundled_palettes, load_palette
 from calibration.profile import Profile, ProfileError
 from device.cli import EXIT_NOT_FOUND, EXIT_OK, CliError, print_json
@@ -31,6 +33,7 @@ from engine.bits import Board, load_settings, score_board
 from vision.annotate import draw_reading
 from vision.draw import draw_grid, draw_miss
 from vision.gridfit import GridFit
+from vision.orientation import gravity_quarters
 from vision.palette import Palette
 from vision.photo import read_photo
 
@@ -126,7 +129,7 @@ def oriented(fit: GridFit, profile: Profile | None, game_board: bool, codes: np.
         ]
         return int(np.argmin(errors))
     if game_board and fit.rows == fit.cols:
-        return gravity_turns(codes)
+        return gravity_quarters(codes != ".")[0]
     return 0
 
 
@@ -156,13 +159,22 @@ def run(args: argparse.Namespace) -> int:
             f"the profile is for a {profile.rows}x{profile.cols} grid, not {rows}x{cols}"
         )
     corners = None if args.corners is None else manual_corners(image, args.corners)
+    grid = None
+    if corners is None and profile is not None:
+        # The profile says how to find the grid (search, markers, manual corners).
+        seen = (
+            None if profile.corners is None else GridFit.from_corners(profile.corners, rows, cols)
+        )
+        grid = find_grid(image, profile.geometry, hint=seen)
+        if grid is None and profile.geometry.mode != "auto":
+            grid = find_grid(image, replace(profile.geometry, mode="auto"), hint=seen)
     photo = read_photo(
         image,
         rows,
         cols,
         palette,
+        grid=grid,
         corners=corners,
-        hint=None if profile is None else profile.corners,
         gains=None if profile is None else profile.gains,
         fit_palette=profile is None,
     )
@@ -171,7 +183,9 @@ def run(args: argparse.Namespace) -> int:
     picture = None
     if photo is not None:
         reading = photo.reading
-        game_board = args.game == "bits" and (rows, cols) == GAME_GRIDS["bits"] and corners is None
+        game_board = (
+            palette.game == "bits" and (rows, cols) == GAME_GRIDS["bits"] and corners is None
+        )
         k = oriented(photo.fit, profile, game_board, reading.codes)
         codes, conf = turn(reading.codes, k), turn(reading.confidence, k)
         cells = ["".join(row) for row in codes.tolist()]

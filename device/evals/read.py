@@ -37,11 +37,12 @@ from typing import Any
 
 import numpy as np
 
-from calibration.orientation import gravity_turns, turn, turn_corners
+from calibration.orientation import turn, turn_corners
 from calibration.palette import load_palette
 from calibration.profile import Profile
 from calibration.wizard import build_profile
 from device.cli import EXIT_OK, CliError, print_json
+from vision.orientation import gravity_quarters
 from vision.palette import Palette
 from vision.photo import read_photo
 
@@ -209,7 +210,7 @@ def sim_board(
         name, frame.board, ["".join(r) for r in codes.tolist()], ms, **_tags(frame.conditions)
     )
     if game == "bits":
-        board.upright = (gravity_turns(reading.codes) - k) % 4 == 0
+        board.upright = (gravity_quarters(reading.codes != ".")[0] - k) % 4 == 0
     return board
 
 

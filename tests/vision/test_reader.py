@@ -1,0 +1,96 @@
+"""read_cells end to end on generated boards and on the real cube photos."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.palette import load_palette
+from tests.vision.synth import Light, render_board
+from vision.reader import read_cells
+from vision.rectify import homography_from_corners, rectify
+
+BITS = load_palette("bits")
+LITS = load_palette("lits")
+BOARD = ["......", "......", "..R...", ".YYB..", "PKRBN.", "RRYYKP"]
+LITS_BOARD = [
+    "X..O.L....",
+    ".LLL..T.O.",
+    "O.X..TT...",
+    "..IIII.T.X",
+    "X...S.....",
+    "...SS..O..",
+    ".O.S..X...",
+    "..X...O..X",
+    "X.....LLL.",
+    "..O.X.L..O",
+]
+
+LIGHTS = {
+    "daylight": Light(),
+    "warm lamp 2700 K": Light(kelvin=2700),
+    "cool 8000 K": Light(kelvin=8000),
+    "dim": Light(exposure=0.45),
+    "falloff": Light(kelvin=4000, gradient=0.4),
+    "glare": Light(glare=0.6, glare_at=(0.47, 0.62), glare_radius=0.04),
+}
+
+
+@pytest.mark.parametrize("light", LIGHTS.values(), ids=LIGHTS.keys())
+@pytest.mark.parametrize("fit", [False, True], ids=["balance", "fit"])
+def test_bits_board_under_every_light(light, fit):
+    image = render_board(BOARD, BITS, light, noise=3, blur=0.8, seed=5)
+    reading = read_cells(image, 6, 6, BITS, fit=fit)
+    assert reading.rows == BOARD
+    assert str(reading) == "\n".join(BOARD)
+
+
+@pytest.mark.parametrize("light", [Light(), Light(kelvin=3000, gradient=0.3)], ids=["day", "warm"])
+def test_lits_board_reads_pieces_and_printed_symbols(light):
+    image = render_board(LITS_BOARD, LITS, light, cell_px=40, noise=2, seed=2)
+    reading = read_cells(image, 10, 10, LITS, fit=True)
+    assert reading.rows == LITS_BOARD
+
+
+def test_an_unknown_colour_reads_unsure_not_wrong():
+    image = render_board(BOARD, BITS, noise=1)
+    image[170:190, 290:310] = (40, 160, 40)  # a green thing in cell (2, 4)... no such tile
+    image[120:180, 240:300] = (40, 160, 40)
+    reading = read_cells(image, 6, 6, BITS)
+    assert reading.codes[2, 4] == "?"
+    assert reading.unsure() == [(2, 4)]
+    assert reading.confidence[2, 4] < 0.3
+
+
+def test_reading_is_stateless():
+    image = render_board(BOARD, BITS, Light(kelvin=3000), noise=2)
+    a = read_cells(image, 6, 6, BITS)
+    b = read_cells(image, 6, 6, BITS)
+    assert a.rows == b.rows and np.array_equal(a.confidence, b.confidence)
+
+
+# Real photos: the cube's face corners were picked by eye on the 1920x1080
+# frames (the evaluation uses the real locator instead); the labels are the
+# dataset's (see ../shared/data/README.md).
+FACE_CORNERS = [[605, 230], [1312, 228], [1312, 940], [602, 940]]
+CODES = {"white": "W", "yellow": "Y", "red": "R", "orange": "O", "blue": "B", "green": "G"}
+
+
+def test_real_cube_faces_uncalibrated(shared_data):
+    folder = shared_data / "cube-6x6"
+    labels = json.loads((folder / "6x6x6-random-01.colors.derived.json").read_text())["labels"]
+    palette = load_palette("cube6")
+    h = homography_from_corners(np.array(FACE_CORNERS, float), 6, 6)
+    wrong = 0
+    for f, face in enumerate("ULFRBD"):
+        image = cv2.imread(str(folder / "6x6x6-random-01" / f"rubiks-side-{face}.png"))
+        reading = read_cells(rectify(image, h, 6, 6, 64), 6, 6, palette, fit=True)
+        truth = [
+            "".join(CODES[labels[str(f * 36 + r * 6 + c + 1)]] for c in range(6)) for r in range(6)
+        ]
+        wrong += sum(a != b for a, b in zip("".join(reading.rows), "".join(truth), strict=True))
+    # 216 stickers; the labels call two of them white/yellow borderline.
+    assert wrong <= 2
