@@ -123,8 +123,9 @@ def _build(cls: type, data: Any, where: str) -> Any:
 
 
 def _validate(cfg: Config) -> None:
-    if not 1 <= cfg.server.port <= 65535:
-        raise ConfigError(f"server.port: {cfg.server.port} is not a port (1-65535)")
+    # 0 = any free port (the banner says which): for tests and second copies.
+    if not 0 <= cfg.server.port <= 65535:
+        raise ConfigError(f"server.port: {cfg.server.port} is not a port (0-65535)")
     if cfg.server.threads < 2:
         raise ConfigError("server.threads: at least 2 (one for pages, one per phone stream)")
     for key in ("width", "height"):

@@ -25,6 +25,7 @@ def test_values_are_read_and_ints_accepted_for_floats(tmp_path):
         ("[server]\nport = '8080'", "server.port: expected a whole number, got '8080'"),
         ("[server]\nport = 70000", "server.port: 70000 is not a port"),
         ("[server]\nport = true", "server.port: expected a whole number"),
+        ("[server]\nport = -1", "server.port: -1 is not a port"),
         ("[camra]\nsource = 'x'", "camra: unknown setting"),
         ("camera = 3", "camera: expected a .section."),
         ("[table]\npin = '12'", "table.pin: 4 to 8 digits"),
