@@ -63,12 +63,14 @@ def test_wizard_reads_the_board_and_confirm_saves_the_profile(tmp_path):
         true = np.array(shot.truth["corners"])
         side = np.linalg.norm(true[1] - true[0])
         assert np.abs(found - true).max() < 0.03 * side
-        # The board as read, uncalibrated, is the rendered one (this test is
-        # about the wizard's plumbing; `tilewatch eval read` measures accuracy:
-        # an empty cell of a dark board deep under an overhang can still pass
-        # for a black tile before calibration).
-        agree = sum(a == b for r1, r2 in zip(wizard["cells"], truth_rows) for a, b in zip(r1, r2))
-        assert len(wizard["cells"]) == 6 and agree >= 34
+        # Every tile is read as rendered. (Accuracy is `tilewatch eval read`'s
+        # job; here, uncalibrated on a near-black board, the empty holes
+        # under overhangs may still pass for black tiles: the wizard is
+        # where a player corrects that once.)
+        read = "".join(wizard["cells"])
+        truth = "".join(truth_rows)
+        assert len(read) == 36
+        assert [a for a, b in zip(read, truth, strict=True) if b != "."] == truth.replace(".", "")
         _post(url, "api/calibration/confirm", {}, "2468")
         _wait(profile_path.exists)
         profile = Profile.load(profile_path)
