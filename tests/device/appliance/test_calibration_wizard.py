@@ -70,7 +70,9 @@ def test_wizard_reads_the_board_and_confirm_saves_the_profile(tmp_path):
         read = "".join(wizard["cells"])
         truth = "".join(truth_rows)
         assert len(read) == 36
-        assert [a for a, b in zip(read, truth, strict=True) if b != "."] == truth.replace(".", "")
+        assert "".join(a for a, b in zip(read, truth, strict=True) if b != ".") == truth.replace(
+            ".", ""
+        )
         _post(url, "api/calibration/confirm", {}, "2468")
         _wait(profile_path.exists)
         profile = Profile.load(profile_path)
