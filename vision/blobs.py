@@ -1,13 +1,13 @@
 """The cells themselves as evidence: a lattice grown from cell-like blobs.
 
-Empty cells between printed lines, stickers between dark gaps and the halves
-of tiles all show up as small, compact blobs of about one cell. One blob's
-four corners give a first guess of the lattice around it; every similar blob
-nearby then lands near a whole cell position, which names it (``i``, ``j``),
-and all the named blobs' corners together give the lattice homography. The
-named cells cover a block of the grid (all of it, or a part when tiles or a
-hand hide the rest); :func:`vision.extend.place_block` then finds where the
-block sits in the full grid.
+Empty cells between printed lines, stickers between dark gaps and the
+symbols printed on tile halves all show up as small, compact blobs, one per
+cell. Their typical spacing is the pitch, and the commonest directions between
+neighbours are the lattice's two directions; from the best-connected blob, the
+neighbours one step away are named ``(i, j)``, the lattice is fitted to the
+named centres, and the naming spreads outwards. The named cells cover a block
+of the grid (all of it, or a part when tiles or a hand hide the rest);
+:func:`vision.extend.place_block` then finds where the block sits in the grid.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.rectify import apply_homography, order_corners
+from vision.rectify import apply_homography
 
 # A blob is named when it lands this close (cells) to a whole cell position.
 NAME_TOLERANCE = 0.25
@@ -32,18 +32,17 @@ SQUARE = 1.45
 
 @dataclass(frozen=True)
 class Blob:
-    corners: np.ndarray  # (4, 2) UL UR LR LL, image pixels
-    centre: np.ndarray  # (2,)
+    centre: np.ndarray  # (2,) image pixels
     area: float
     aspect: float = 1.0  # long side / short side of the rotated bounding box
 
     def scaled(self, factor: float) -> Blob:
         """The same blob in an image ``factor`` times as large."""
-        return Blob(self.corners * factor, self.centre * factor, self.area * factor**2, self.aspect)
+        return Blob(self.centre * factor, self.area * factor**2, self.aspect)
 
 
 def cell_blobs(contours: Sequence[np.ndarray], min_cell: float, max_cell: float) -> list[Blob]:
-    """The compact, nearly convex, four-sided contours of about one cell's size."""
+    """The compact, nearly convex contours of about one cell's size."""
     blobs = []
     for c in contours:
         area = cv2.contourArea(c)
@@ -54,15 +53,12 @@ def cell_blobs(contours: Sequence[np.ndarray], min_cell: float, max_cell: float)
         _, (bw, bh), _ = cv2.minAreaRect(c)
         if area < 0.7 * bw * bh or min(bw, bh) < 0.3 * max(bw, bh):
             continue
-        hull = cv2.convexHull(c)
-        if cv2.contourArea(hull) > 1.2 * area:
+        if cv2.contourArea(cv2.convexHull(c)) > 1.2 * area:
             continue
-        approx = cv2.approxPolyDP(hull, 0.08 * cv2.arcLength(hull, True), True)
-        if len(approx) == 4:
-            corners = order_corners(approx.reshape(4, 2))
-        else:
-            corners = order_corners(cv2.boxPoints(cv2.minAreaRect(c)))
-        blobs.append(Blob(corners, corners.mean(axis=0), float(area), max(bw, bh) / min(bw, bh)))
+        m = cv2.moments(c)
+        centre = np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+        aspect = max(bw, bh) / max(min(bw, bh), 1e-6)
+        blobs.append(Blob(centre, float(area), float(aspect)))
     return blobs
 
 

@@ -18,6 +18,7 @@ transform on point-on-line constraints, re-weighted to ignore outliers).
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import cv2
@@ -118,23 +119,29 @@ def look(pyramid: Pyramid, homography: np.ndarray, rows: int, cols: int) -> Latt
     return LatticeView(rows, cols, vertical, horizontal, to_view, v_seen, h_seen)
 
 
+@functools.lru_cache(maxsize=64)
+def _segment_middles(rows: int, cols: int) -> np.ndarray:
+    """Homogeneous grid points ``(3, n)``: the middles of every vertical segment
+    (``(cols + 1) * rows``, line-major) then every horizontal one."""
+    k, j = np.meshgrid(np.arange(cols + 1), np.arange(rows) + 0.5, indexing="ij")
+    i, k2 = np.meshgrid(np.arange(cols) + 0.5, np.arange(rows + 1), indexing="xy")
+    x = np.concatenate([k.ravel(), i.ravel()])
+    y = np.concatenate([j.ravel(), k2.ravel()])
+    return np.stack([x, y, np.ones_like(x)])
+
+
 def _seen(
     homography: np.ndarray, rows: int, cols: int, shape: tuple[int, int]
 ) -> tuple[np.ndarray, np.ndarray]:
     """Which segments' middles fall inside the picture (the warp repeats the
     border pixels outside it, which would draw endless fake lines)."""
     h, w = shape
-    inv = np.linalg.inv(homography)
-    k, j = np.meshgrid(np.arange(cols + 1), np.arange(rows) + 0.5, indexing="ij")
-    v = apply_homography(inv, np.stack([k.ravel(), j.ravel()], 1))
-    i, k2 = np.meshgrid(np.arange(cols) + 0.5, np.arange(rows + 1), indexing="xy")
-    hz = apply_homography(inv, np.stack([i.ravel(), k2.ravel()], 1))
-
-    def inside(p: np.ndarray) -> np.ndarray:
-        with np.errstate(invalid="ignore"):
-            return (p[:, 0] >= 1) & (p[:, 0] <= w - 2) & (p[:, 1] >= 1) & (p[:, 1] <= h - 2)
-
-    return inside(v).reshape(cols + 1, rows), inside(hz).reshape(rows + 1, cols)
+    p = np.linalg.inv(homography) @ _segment_middles(rows, cols)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        x, y = p[0] / p[2], p[1] / p[2]
+        inside = (x >= 1) & (x <= w - 2) & (y >= 1) & (y <= h - 2)
+    n = (cols + 1) * rows
+    return inside[:n].reshape(cols + 1, rows), inside[n:].reshape(rows + 1, cols)
 
 
 def _segment_means(band: np.ndarray, n: int) -> np.ndarray:
@@ -354,17 +361,24 @@ class LinePoints:
     weight: np.ndarray
 
 
-def measure(view: LatticeView, reach: float) -> list[LinePoints]:
-    """The supported segments of every lattice line within ``reach`` cells of the prediction."""
+Segments = tuple[np.ndarray, np.ndarray]  # (cols + 1, rows) and (rows + 1, cols) bool
+
+
+def measure(view: LatticeView, reach: float, only: Segments | None = None) -> list[LinePoints]:
+    """The supported segments of every lattice line within ``reach`` cells of
+    the prediction (only those marked in ``only``, when given)."""
     half = reach * VIEW_CELL_PX
     from_view = np.linalg.inv(view.to_view)
     found = []
-    for profiles, n_cells, vertical, seen in (
-        (view.vertical, view.cols, True, view.vertical_seen),
-        (view.horizontal, view.rows, False, view.horizontal_seen),
+    masks = (None, None) if only is None else only
+    for profiles, n_cells, vertical, seen, mask in (
+        (view.vertical, view.cols, True, view.vertical_seen, masks[0]),
+        (view.horizontal, view.rows, False, view.horizontal_seen, masks[1]),
     ):
         pos, strength, valid = _peaks(profiles, n_cells, half)
         valid &= seen
+        if mask is not None:
+            valid &= mask
         k, j = np.nonzero(valid)
         along = LatticeView.line_position(j + 0.5)
         across = pos[k, j]
@@ -382,6 +396,7 @@ def refine(
     cols: int,
     iterations: int = 3,
     reach: float = 0.4,
+    only: Segments | None = None,
 ) -> tuple[np.ndarray, list[LinePoints]]:
     """Pull ``homography`` onto the lattice lines the picture shows.
 
@@ -393,7 +408,7 @@ def refine(
     H = np.asarray(homography, np.float64)
     found: list[LinePoints] = []
     for it in range(iterations):
-        found = measure(look(pyramid, H, rows, cols), reach if it == 0 else min(reach, 0.25))
+        found = measure(look(pyramid, H, rows, cols), reach if it == 0 else min(reach, 0.25), only)
         new = solve_lines(found, rows, cols, H)
         if new is None:
             break
@@ -406,7 +421,7 @@ def solve_lines(
     rows: int,
     cols: int,
     start: np.ndarray,
-    scales: tuple[float, ...] = (0.3, 0.15, 0.08, 0.05),
+    scales: tuple[float, ...] = (0.25, 0.1, 0.05),
 ) -> np.ndarray | None:
     """The homography putting each image point on its lattice line.
 

@@ -1,7 +1,21 @@
 """Find an R x C grid of square cells in a camera frame, with no markers.
 
+The search, in order:
+
+1. candidates: four-sided outlines among the contours of a locally
+   thresholded copy (:mod:`vision.quads`), and lattices grown from cell-like
+   blobs and slid to every place in the grid (:mod:`vision.blobs`,
+   :mod:`vision.extend`);
+2. each candidate is scored by the lattice it implies (:mod:`vision.lattice`),
+   the best are pulled onto the lines they see, and the winner is the best
+   supported lattice that ends at its own border;
+3. if none is convincing, the best outlines are also tried as blocks of the
+   grid (a sudoku's 3x3 box, a patch of empty cells);
+4. the winner is refined once more on printed lines between empty cells
+   (:mod:`vision.tiles`: raised tiles are seen displaced), its corners are
+   measured locally (:mod:`vision.corners`) and named as the picture is upright.
+
 >>> import numpy as np, cv2
->>> from vision.rectify import apply_homography, homography_from_corners, turn, upright_quarters
 >>> board = np.full((480, 640, 3), 230, np.uint8)
 >>> for i in range(7):
 ...     _ = cv2.line(board, (170 + 50 * i, 90), (170 + 50 * i, 390), (30, 30, 30), 3)
@@ -18,11 +32,18 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision import blobs, extend, lattice
+from vision import blobs, extend, lattice, tiles
 from vision.corners import local_corners
 from vision.gridfit import GridFit
 from vision.quads import candidate_quads
-from vision.rectify import apply_homography, homography_from_corners, turn, upright_quarters
+from vision.rectify import (
+    apply_homography,
+    corners_from_homography,
+    grid_corners,
+    homography_from_corners,
+    turn,
+    upright_quarters,
+)
 
 # Largest side the outline search looks at; the lattice itself is measured on
 # the full-resolution pyramid, so this only bounds the cost of the search.
@@ -117,6 +138,7 @@ def locate_grid(
     if best is None or best[0] < MIN_QUALITY:
         return None
     score, H, s, found = best
+    H, found = _on_the_board(image, pyramid, H, found, rows, cols)
     corners = apply_homography(np.linalg.inv(H), local_corners(H, rows, cols, found))
     # A square lattice fits in four ways: name the corners as the picture is upright.
     k = upright_quarters(corners, rows, cols)
@@ -163,6 +185,31 @@ def _rank(
 
 
 Refined = tuple[float, np.ndarray, lattice.Support, list[lattice.LinePoints]]
+
+
+def _on_the_board(
+    image: np.ndarray,
+    pyramid: lattice.Pyramid,
+    H: np.ndarray,
+    found: list[lattice.LinePoints],
+    rows: int,
+    cols: int,
+) -> tuple[np.ndarray, list[lattice.LinePoints]]:
+    """Refine once more on the printed lines between empty cells, away from the
+    raised tiles whose tops are seen displaced (see :mod:`vision.tiles`).
+    Keeps the fit as it is when the board is too full, or when the new fit
+    strays (more than a fifth of a cell at a corner) from the old."""
+    only = tiles.board_segments(tiles.empty_cells(image, H, rows, cols))
+    if only is None:
+        return H, found
+    try:
+        H2, found2 = lattice.refine(pyramid, H, rows, cols, iterations=2, reach=0.25, only=only)
+    except (np.linalg.LinAlgError, cv2.error):
+        return H, found
+    moved = apply_homography(H, corners_from_homography(H2, rows, cols)) - grid_corners(rows, cols)
+    if not np.all(np.isfinite(moved)) or np.abs(moved).max() > 0.2:
+        return H, found
+    return H2, found2
 
 
 def _ends(overhang: float) -> float:
