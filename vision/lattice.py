@@ -361,12 +361,13 @@ class LinePoints:
     weight: np.ndarray
 
 
-Segments = tuple[np.ndarray, np.ndarray]  # (cols + 1, rows) and (rows + 1, cols) bool
+# Per-segment weights: (cols + 1, rows) for vertical lines, (rows + 1, cols) horizontal.
+Segments = tuple[np.ndarray, np.ndarray]
 
 
 def measure(view: LatticeView, reach: float, only: Segments | None = None) -> list[LinePoints]:
     """The supported segments of every lattice line within ``reach`` cells of
-    the prediction (only those marked in ``only``, when given)."""
+    the prediction; ``only`` weighs each segment (0 leaves it out)."""
     half = reach * VIEW_CELL_PX
     from_view = np.linalg.inv(view.to_view)
     found = []
@@ -377,15 +378,15 @@ def measure(view: LatticeView, reach: float, only: Segments | None = None) -> li
     ):
         pos, strength, valid = _peaks(profiles, n_cells, half)
         valid &= seen
+        weight = np.sqrt(strength)
         if mask is not None:
-            valid &= mask
+            valid &= mask > 0
+            weight = weight * mask
         k, j = np.nonzero(valid)
         along = LatticeView.line_position(j + 0.5)
         across = pos[k, j]
         xy = np.stack([across, along], 1) if vertical else np.stack([along, across], 1)
-        found.append(
-            LinePoints(vertical, apply_homography(from_view, xy), k, j, np.sqrt(strength[k, j]))
-        )
+        found.append(LinePoints(vertical, apply_homography(from_view, xy), k, j, weight[k, j]))
     return found
 
 

@@ -76,7 +76,8 @@ def cell_colours(rectified: np.ndarray, rows: int, cols: int, inset: float = 0.2
     cells = lab.reshape(rows, ch, cols, cw, 3)[:, y0 : ch - y0, :, x0 : cw - x0]
     patch = cells.transpose(0, 2, 1, 3, 4).reshape(rows, cols, -1, 3)
     med = np.median(patch, axis=2)
-    return med * np.array([100 / 255, 1.0, 1.0]) - np.array([0.0, 128.0, 128.0])
+    out: np.ndarray = med * np.array([100 / 255, 1.0, 1.0]) - np.array([0.0, 128.0, 128.0])
+    return out
 
 
 def bits_orientation(

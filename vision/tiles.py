@@ -22,6 +22,9 @@ from vision.rectify import rectify
 
 # Below this many empty cells there are too few printed lines to lean on.
 MIN_EMPTY_SHARE = 0.12
+# Weight of a segment beside a tile. Zero: on simulated ramps even a weight
+# of 0.2 let tile edges raise the mean corner error from 1.0% to 1.4%.
+TILE_WEIGHT = 0.0
 
 
 def empty_cells(image: np.ndarray, homography: np.ndarray, rows: int, cols: int) -> np.ndarray:
@@ -34,9 +37,9 @@ def empty_cells(image: np.ndarray, homography: np.ndarray, rows: int, cols: int)
 
 
 def board_segments(empty: np.ndarray) -> Segments | None:
-    """Segments with empty board (or the grid's outside) on both sides, as the
-    masks :func:`vision.lattice.measure` takes; ``None`` when the board is too
-    full for them to pin the lattice down."""
+    """Segment weights for :func:`vision.lattice.measure`: 1 with empty board
+    (or the grid's outside) on both sides, ``TILE_WEIGHT`` beside a tile;
+    ``None`` when the board is too full for printed lines to lead."""
     rows, cols = empty.shape
     if empty.mean() < MIN_EMPTY_SHARE:
         return None
@@ -45,6 +48,6 @@ def board_segments(empty: np.ndarray) -> Segments | None:
     # Vertical line k, segment j: cells (j, k-1) and (j, k) -> padded (j+1, k), (j+1, k+1).
     vertical = (padded[1:-1, :-1] & padded[1:-1, 1:]).T  # (cols + 1, rows)
     horizontal = padded[:-1, 1:-1] & padded[1:, 1:-1]  # (rows + 1, cols)
-    if vertical[:, :].any(axis=1).sum() < 3 or horizontal.any(axis=1).sum() < 3:
+    if vertical.any(axis=1).sum() < 3 or horizontal.any(axis=1).sum() < 3:
         return None
-    return vertical, horizontal
+    return np.where(vertical, 1.0, TILE_WEIGHT), np.where(horizontal, 1.0, TILE_WEIGHT)
