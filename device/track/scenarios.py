@@ -196,7 +196,10 @@ def bits_scene(
     - ``("wait", s)``, ``("rest", s)`` (a hand lies over the board for ``s``
       seconds), ``"knock"`` (the camera is bumped);
     - ``("quick", s)``: the next two tiles, the second ``s`` seconds after
-      the first (no hands: they are let go above the ramp).
+      the first (no hands: they are let go above the ramp);
+    - ``("bad", s)``: the tile the game asks for, left resting a row above
+      where it would land (in mid-air, against the rules) for ``s``
+      seconds, then taken back out.
 
     Returns the script and the table set-up that deals the same cards."""
     from engine.bits import Board, Game, Tile, legal_drops
@@ -220,7 +223,19 @@ def bits_scene(
 
     for step in steps:
         kind, arg = (step, 0.0) if isinstance(step, str) else step
-        if kind == "drop":
+        if kind == "bad":
+            view = game.view()
+            seat = view["players"][0]
+            tile = Tile(seat["start_tile"] if view["phase"] == "start" else view["card"])
+            lands = [d for d in legal_drops(Board.from_rows(seat["board"]), tile) if d.row >= 1]
+            high = min(lands, key=lambda d: (-d.row, d.column))
+            high = high._replace(row=high.row - 1)
+            piece = Piece(tuple(high.cells), (high.first, high.second))
+            table.drop(piece, push=False, player=0, legal=False, reason="mid_air")
+            table.wait(arg)
+            table.take_back(piece, player=0)
+            table.wait(1.0)
+        elif kind == "drop":
             piece, _ = next_drop()
             table.drop(piece, push=False, player=0, legal=True, reason="ok")
             table.wait(1.0)
