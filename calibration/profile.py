@@ -42,7 +42,7 @@ VERSION = 1
 MEMORY = 200
 # The scatter of a learnt colour never shrinks below this share of the
 # palette's default spread (noise the next frame will have anyway).
-SPREAD_FLOOR = 0.35
+SPREAD_FLOOR = 1.0
 # Camera controls a profile records (picamera2 names), when the source reports them.
 CAMERA_CONTROLS = ("ExposureTime", "AnalogueGain", "ColourGains", "AwbEnable", "AeEnable")
 

@@ -44,6 +44,8 @@ OUTLIER_FLOOR = 12.0
 # channels, and beyond this many times the typical scatter.
 PRINT_STEP = 45.0
 PRINT_FACTOR = 3.0
+# Light print covering more of the patch than this is taken for glare.
+SYMBOL_SHARE_MAX = 0.35
 
 
 def sample_patches(
@@ -87,8 +89,14 @@ def patch_stats(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     count = keep.sum(axis=-1)
     mean = (patches * keep[..., None]).sum(axis=-2) / np.maximum(count, 1)[..., None]
     colour = np.where(count[..., None] > 0, mean, centre)
-    ink = (d > np.maximum(PRINT_FACTOR * scale, PRINT_STEP)[..., None]) & ~glare
-    return colour, ink.mean(axis=-1)
+    far = d > np.maximum(PRINT_FACTOR * scale, PRINT_STEP)[..., None]
+    # A light tint printed on a dark tile looks like glare pixel by pixel;
+    # what tells them apart is size: a symbol is a small part of the patch,
+    # a highlight a large smooth one.
+    dark_ink = (far & ~glare).mean(axis=-1)
+    light_ink = (far & glare).mean(axis=-1)
+    printed = dark_ink + np.where(light_ink <= SYMBOL_SHARE_MAX, light_ink, 0.0)
+    return colour, printed
 
 
 def robust_bgr(patches: np.ndarray) -> np.ndarray:

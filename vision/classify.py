@@ -36,6 +36,12 @@ from vision.palette import Palette
 PRINT_MIN = 0.06
 PRINT_FULL = 0.15
 PRINT_PENALTY = 25.0
+# Tiles "carry symbols" when at least SYMBOL_TILES colourful tiles are read
+# and SYMBOL_SHARE of them show print.
+SYMBOL_TILES = 3
+SYMBOL_SHARE = 0.6
+BARE_NEAR = 12.0  # ΔE within which a tile colour can pass for the board print
+GREYISH = 12.0  # chroma below which a colour is told apart by lightness alone
 # A cell with a channel this close to full scale (sRGB 250 of 255) is
 # clipped: the sensor lost how bright it really was.
 CLIPPED = 0.955
@@ -77,10 +83,20 @@ class Match:
         return np.asarray(lookup[self.index])  # -1 picks the trailing '?'
 
 
+def lightness_weights(palette: Palette) -> np.ndarray:
+    """Weight of L* in each entry's ΔE (K,).
+
+    Shading mostly changes lightness, so colourful entries forgive it
+    (``lightness_weight``); but greys (a black tile, a dark board print, a grey
+    tile) differ only in lightness, so for them it counts in full."""
+    chroma = np.hypot(palette.lab[:, 1], palette.lab[:, 2])
+    return np.where(chroma < GREYISH, 1.0, palette.thresholds.lightness_weight)
+
+
 def scores(lab: np.ndarray, palette: Palette) -> np.ndarray:
     """ΔE-equivalent distance of every colour (S, 3) to every entry: (S, K)."""
     th = palette.thresholds
-    d = lab_distance(np.asarray(lab)[..., None, :], palette.lab, th.lightness_weight)
+    d = lab_distance(np.asarray(lab)[..., None, :], palette.lab, lightness_weights(palette))
     return np.asarray(d * (th.spread / np.maximum(palette.spread, 1e-6)))
 
 
@@ -120,7 +136,7 @@ def bounded_lab(
 def scores_bounded(lab_k: np.ndarray, palette: Palette) -> np.ndarray:
     """Scores (..., K) from :func:`bounded_lab` colours (..., K, 3)."""
     th = palette.thresholds
-    d = lab_distance(lab_k, palette.lab, th.lightness_weight)
+    d = lab_distance(lab_k, palette.lab, lightness_weights(palette))
     return np.asarray(d * (th.spread / np.maximum(palette.spread, 1e-6)))
 
 
@@ -138,6 +154,35 @@ def print_penalty(printed: np.ndarray | None, palette: Palette) -> np.ndarray | 
         return None
     ramp = np.clip((np.asarray(printed) - PRINT_MIN) / (PRINT_FULL - PRINT_MIN), 0.0, 1.0)
     return np.asarray(ramp[..., None] * PRINT_PENALTY * palette.plain)
+
+
+def bare_penalty(printed: np.ndarray, first: Match) -> np.ndarray | None:
+    """Extra distance (S, K) for bare cells on tile colours, when this board's
+    tiles evidently carry symbols (most tiles read with confidence show print).
+
+    Then a cell without print is the board, not a tile of the board's colour
+    (a black tile on a dark board). ``None`` when the tiles show no symbols.
+    """
+    pal = first.palette
+    tile = ~pal.plain & ~pal.board & ~pal.neutral & ~np.array([bool(s) for s in pal.symbols])
+    k = first.index
+    sure_tiles = (k >= 0) & tile[np.maximum(k, 0)]
+    if sure_tiles.sum() < SYMBOL_TILES or not pal.plain.any():
+        return None
+    if (np.asarray(printed)[sure_tiles] >= PRINT_MIN).mean() < SYMBOL_SHARE:
+        return None
+    bare = np.clip((PRINT_MIN - np.asarray(printed)) / (PRINT_MIN / 2), 0.0, 1.0)
+    # Only tiles that can pass for the board by colour (a black tile on a
+    # dark print) are affected; a bare yellow cell is a yellow tile without a
+    # symbol (BITS's starting tiles), a bare grey one on an ivory board is grey.
+    boards = pal.lab[pal.board]
+    if not len(boards):
+        return None
+    near = scores(boards, pal).min(axis=0) < BARE_NEAR
+    carriers = ~pal.plain & ~pal.board & near & ~np.array([bool(s) for s in pal.symbols])
+    if not carriers.any():
+        return None
+    return np.asarray(bare[..., None] * PRINT_PENALTY * carriers)
 
 
 def match(

@@ -25,7 +25,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.cells import cell_features
-from vision.classify import Match, clipped_channels, match, print_penalty, scores_linear
+from vision.classify import (
+    Match,
+    bare_penalty,
+    clipped_channels,
+    match,
+    print_penalty,
+    scores_linear,
+)
 from vision.colour import linear_to_lab
 from vision.constancy import balance
 from vision.palette import Palette
@@ -116,17 +123,21 @@ def _read_colours(
     fit: bool,
 ) -> tuple[np.ndarray, Palette, Match]:
     """White balance (or a whole palette fit) and classification of cell colours."""
+    shape = linear.shape[:-1]
     penalty = print_penalty(printed, palette)
-    if not fit:
+    if fit:
+        fitted = fit_palette(linear, palette, start=gains, clipped=clipped, penalty=penalty)
+        used_gains, used = fitted.gains, fitted.palette
+    else:
         b = balance(linear, palette, start=gains, clipped=clipped, penalty=penalty)
-        return b.gains, palette, b.match.reshaped(linear.shape[:-1])
-    fitted = fit_palette(linear, palette, start=gains, clipped=clipped, penalty=penalty)
-    s = scores_linear(linear, fitted.gains, fitted.palette, clipped)
-    return (
-        fitted.gains,
-        fitted.palette,
-        match(None, fitted.palette, s, print_penalty(printed, fitted.palette)),
-    )
+        used_gains, used = b.gains, palette
+    s = scores_linear(linear, used_gains, used, clipped).reshape(*shape, len(used))
+    penalty = print_penalty(printed, used)
+    m = match(None, used, s, penalty)
+    bare = bare_penalty(printed, m)
+    if bare is not None:
+        m = match(None, used, s, bare if penalty is None else penalty + bare)
+    return used_gains, used, m
 
 
 def _add_symbols(

@@ -33,35 +33,56 @@ SYMBOL_PX = 24
 # Print must differ from the cell ground by this many 8-bit levels.
 MIN_CONTRAST = 18.0
 # Radii as a fraction of the cell side.
-CENTRE_R = 0.09
-AXES_R = (0.14, 0.36)
-AXES_HALF_WIDTH = 0.07
+CENTRE_R = 0.08
+SPOKE_R = (0.14, 0.32)
+SPOKE_HALF_WIDTH = 0.06
+# Only this central square (half-side, share of the cell) is searched for
+# print: the grid lines along the cell's edges must stay out.
+INNER = 0.32
 
 
-def _masks(px: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _masks(px: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Centre disc, spokes along the axes and along the diagonals, inner square."""
     c = (px - 1) / 2
     y, x = np.mgrid[0:px, 0:px].astype(np.float64)
     dx, dy = (x - c) / px, (y - c) / px
     r = np.hypot(dx, dy)
     centre = r <= CENTRE_R
-    near_axis = (np.abs(dx) <= AXES_HALF_WIDTH) | (np.abs(dy) <= AXES_HALF_WIDTH)
-    axes = near_axis & (r >= AXES_R[0]) & (r <= AXES_R[1])
-    inner = (np.abs(dx) <= 0.4) & (np.abs(dy) <= 0.4)
-    return centre, axes, inner
+    ring = (r >= SPOKE_R[0]) & (r <= SPOKE_R[1])
+    w = SPOKE_HALF_WIDTH
+    axes = ring & ((np.abs(dx) <= w) | (np.abs(dy) <= w))
+    diagonals = ring & (np.abs(np.abs(dx) - np.abs(dy)) <= w * np.sqrt(2))
+    inner = (np.abs(dx) <= INNER) & (np.abs(dy) <= INNER)
+    return centre, axes, diagonals, inner
 
 
-_CENTRE, _AXES, _INNER = _masks(SYMBOL_PX)
+_CENTRE, _AXES, _DIAGONALS, _INNER = _masks(SYMBOL_PX)
 _KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+def _cells(image: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """(rows*P, cols*P) image -> (rows, cols, P, P)."""
+    return image.reshape(rows, SYMBOL_PX, cols, SYMBOL_PX).transpose(0, 2, 1, 3)
+
+
+def _grey(rectified_bgr: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    grey = cv2.cvtColor(rectified_bgr, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(grey, (cols * SYMBOL_PX, rows * SYMBOL_PX), interpolation=cv2.INTER_AREA)
+    # Sensor noise would read as tiny strokes; print is wider than a pixel.
+    return cv2.GaussianBlur(small, (3, 3), 0.8)
+
+
+def stroke_maps(small: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Dark and light thin-stroke strength per pixel, each (rows, cols, P, P) float32."""
+    dark = cv2.morphologyEx(small, cv2.MORPH_BLACKHAT, _KERNEL).astype(np.float32)
+    light = cv2.morphologyEx(small, cv2.MORPH_TOPHAT, _KERNEL).astype(np.float32)
+    return _cells(dark, rows, cols), _cells(light, rows, cols)
 
 
 def stroke_map(rectified_bgr: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """Thin-stroke strength per pixel: (rows, cols, SYMBOL_PX, SYMBOL_PX) float32 levels."""
-    grey = cv2.cvtColor(rectified_bgr, cv2.COLOR_BGR2GRAY)
-    small = cv2.resize(grey, (cols * SYMBOL_PX, rows * SYMBOL_PX), interpolation=cv2.INTER_AREA)
-    dark = cv2.morphologyEx(small, cv2.MORPH_BLACKHAT, _KERNEL)
-    light = cv2.morphologyEx(small, cv2.MORPH_TOPHAT, _KERNEL)
-    hat = np.maximum(dark, light).astype(np.float32)
-    return hat.reshape(rows, SYMBOL_PX, cols, SYMBOL_PX).transpose(0, 2, 1, 3)
+    dark, light = stroke_maps(_grey(rectified_bgr, rows, cols), rows, cols)
+    return np.maximum(dark, light)
 
 
 def read_symbols(
@@ -72,20 +93,38 @@ def read_symbols(
     ``choices`` limits the answer (e.g. ``"X."`` on a board without O's); a
     cell whose evidence points to a symbol not allowed reads ``?``.
     """
-    hat = stroke_map(rectified_bgr, rows, cols)
-    inner = hat[:, :, _INNER]
-    contrast = np.percentile(inner, 97, axis=-1)
-    level = np.maximum(contrast * 0.5, MIN_CONTRAST * 0.5)
-    ink = hat >= level[..., None, None]
+    small = _grey(rectified_bgr, rows, cols)
+    dark, light = stroke_maps(small, rows, cols)
+    dark_level = np.percentile(dark[:, :, _INNER], 97, axis=-1)
+    light_level = np.percentile(light[:, :, _INNER], 97, axis=-1)
+    # Dark print on a light board, or light print on a dark one (LITS "night").
+    dark_print = dark_level >= light_level
+    contrast = np.maximum(dark_level, light_level)
+    printed = contrast >= MIN_CONTRAST
+    # Shape from "ink": how far each pixel is from the cell's ground, towards
+    # the print (dark print on a light board, or light print on a dark one),
+    # relative to the print's contrast. Blur and small cells smear an O's
+    # ring towards its hole, but the hole stays lighter than the ring, and an
+    # X's crossing darker than the empty spokes straight up, down and across.
+    grey = _cells(small.astype(np.float32), rows, cols)
+    # Flip light print so that ink is always darker than the ground; the
+    # ground is the bright end of the cell (print may cover half the centre).
+    signed = np.where(dark_print[..., None, None], grey, 255.0 - grey)
+    inner = signed[:, :, _INNER]
+    ground = np.percentile(inner, 80, axis=-1)
+    span = np.maximum(ground - np.percentile(inner, 3, axis=-1), MIN_CONTRAST)
+    ink = (ground[..., None, None] - signed) / span[..., None, None]
     centre = ink[:, :, _CENTRE].mean(axis=-1)
     axes = ink[:, :, _AXES].mean(axis=-1)
-    printed = contrast >= MIN_CONTRAST
-    is_x = centre > axes
+    diagonals = ink[:, :, _DIAGONALS].mean(axis=-1)
+    # X: crossing and diagonals inked, axes bare. O: axes and diagonals alike, centre bare.
+    x_score = centre + diagonals - 2 * axes
+    is_x = x_score > 0
     codes = np.where(printed, np.where(is_x, "X", "O"), ".")
     # Confidence: how clearly the print is there (or absent) and how clearly
-    # the centre/axes evidence separates X from O.
+    # the shape evidence separates X from O.
     presence = np.clip(np.abs(contrast - MIN_CONTRAST) / MIN_CONTRAST, 0.0, 1.0)
-    shape = np.clip(np.abs(centre - axes) * 2.0, 0.0, 1.0)
+    shape = np.clip(np.abs(x_score) * 2.0, 0.0, 1.0)
     confidence = np.where(printed, np.minimum(presence, shape), presence)
     codes = np.where(np.isin(codes, list(choices)), codes, "?")
     return codes, confidence
