@@ -91,11 +91,14 @@ def lab_to_bgr(lab: np.ndarray) -> np.ndarray:
     return linear_to_bgr(lab_to_linear(lab))
 
 
-def lab_distance(a: np.ndarray, b: np.ndarray, lightness_weight: float = 1.0) -> np.ndarray:
+def lab_distance(
+    a: np.ndarray, b: np.ndarray, lightness_weight: float | np.ndarray = 1.0
+) -> np.ndarray:
     """Euclidean CIELAB difference with L* scaled by ``lightness_weight``.
 
     A weight below 1 (CMC's l:c = 2:1 uses 0.5) forgives shading, which on a
-    board mostly changes lightness, while keeping hue and chroma strict.
+    board mostly changes lightness, while keeping hue and chroma strict; an
+    array of weights broadcasts like the colours' leading axes.
     Broadcasts: ``a`` (..., 3) against ``b`` (..., 3).
 
     >>> float(lab_distance(np.array([50.0, 10, 0]), np.array([60.0, 10, 0]), 0.5))

@@ -82,7 +82,7 @@ def stroke_maps(small: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np
 def stroke_map(rectified_bgr: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """Thin-stroke strength per pixel: (rows, cols, SYMBOL_PX, SYMBOL_PX) float32 levels."""
     dark, light = stroke_maps(_grey(rectified_bgr, rows, cols), rows, cols)
-    return np.maximum(dark, light)
+    return np.asarray(np.maximum(dark, light))
 
 
 def read_symbols(
