@@ -126,10 +126,27 @@ def lattice_of(
     when fewer than three blobs agree on one lattice. A block wider than
     ``max_cols`` or taller than ``max_rows`` (either way round) loses its
     thinnest outer columns or rows: a stray blob beside the grid."""
-    start = first_frame(group)
-    if start is None:
+    best: tuple[np.ndarray, np.ndarray] | None = None
+    for start, centres in first_frames(group):
+        grown = _grow(start, centres)
+        if grown is not None and (best is None or len(grown[1]) > len(best[1])):
+            best = grown
+    if best is None:
         return None
-    H, centres = start
+    H, named = best
+    if max_cols is not None and max_rows is not None:
+        named = _trim(named, max(max_cols, max_rows), max(max_cols, max_rows))
+        if len(named) < 3:
+            return None
+    i0, j0 = named.min(axis=0)
+    a, b = (named.max(axis=0) - named.min(axis=0) + 1).tolist()
+    shift = np.array([[1.0, 0, -i0], [0, 1.0, -j0], [0, 0, 1.0]])
+    return shift @ H, int(a), int(b)
+
+
+def _grow(H: np.ndarray, centres: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """Name blobs outward from a first frame, refitting as the names spread:
+    the lattice homography and the names ``(n, 2)``, or ``None``."""
     named = np.zeros((0, 2), int)
     # Name the nearest blobs first and refit, so perspective never has to be
     # extrapolated far from what is already named.
@@ -151,19 +168,12 @@ def lattice_of(
         if H_new is None:
             return None
         H = H_new.astype(np.float64)
-    if max_cols is not None and max_rows is not None:
-        named = _trim(named, max(max_cols, max_rows), max(max_cols, max_rows))
-        if len(named) < 3:
-            return None
-    i0, j0 = named.min(axis=0)
-    a, b = (named.max(axis=0) - named.min(axis=0) + 1).tolist()
-    shift = np.array([[1.0, 0, -i0], [0, 1.0, -j0], [0, 0, 1.0]])
-    return shift @ H, int(a), int(b)
+    return H, named
 
 
-def first_frame(group: list[Blob]) -> tuple[np.ndarray, np.ndarray] | None:
-    """A first, affine guess of the lattice around the group's most central
-    blob (image -> cells, that blob's cell being ``(0, 0)``), and the centres.
+def first_frames(group: list[Blob], seeds: int = 3) -> list[tuple[np.ndarray, np.ndarray]]:
+    """First, affine guesses of the lattice around the group's best-connected
+    blobs (image -> cells, the seed's cell being ``(0, 0)``), with the centres.
 
     The pitch is the typical distance to the nearest neighbour; the two
     directions are the commonest directions between neighbours (not the
@@ -172,17 +182,17 @@ def first_frame(group: list[Blob]) -> tuple[np.ndarray, np.ndarray] | None:
     # cell boundary: they do not name cells.
     group = [b for b in group if b.aspect < SQUARE]
     if len(group) < 3:
-        return None
+        return []
     centres = np.array([b.centre for b in group])
     areas = np.array([b.area for b in group])
     d = np.linalg.norm(centres[:, None] - centres[None], axis=2)
     d[d < 0.5 * np.sqrt(np.median(areas))] = np.inf  # itself, or a twin
     pitch = float(np.median(d.min(axis=1)))
     if not np.isfinite(pitch):
-        return None
+        return []
     i, j = np.nonzero((d > 0.7 * pitch) & (d < 1.3 * pitch))
     if len(i) < 4:
-        return None
+        return []
     steps = centres[j] - centres[i]
     angle = np.degrees(np.arctan2(steps[:, 1], steps[:, 0])) % 180.0
     hist = np.bincount(np.round(angle / 5).astype(int) % 36, minlength=36).astype(float)
@@ -190,7 +200,7 @@ def first_frame(group: list[Blob]) -> tuple[np.ndarray, np.ndarray] | None:
     a1 = int(np.argmax(hist))
     apart = np.abs(((np.arange(36) - a1) + 18) % 36 - 18) >= 6  # at least 30 degrees
     if not np.any(hist[apart] > 0):
-        return None
+        return []
     a2 = int(np.argmax(np.where(apart, hist, -1)))
     # Name the axes so the frame keeps the picture's handedness (x right-ish).
     dirs = [np.array([np.cos(np.radians(5 * a)), np.sin(np.radians(5 * a))]) for a in (a1, a2)]
@@ -202,12 +212,30 @@ def first_frame(group: list[Blob]) -> tuple[np.ndarray, np.ndarray] | None:
     # cell inside the lattice, not a stray blob that happened to be central.
     links = np.bincount(i, minlength=len(centres))
     off_middle = np.linalg.norm(centres - np.median(centres, axis=0), axis=1)
-    seed = int(np.lexsort((off_middle, -links))[0])
-    frame = np.eye(3)
-    frame[:2, 0] = across * pitch
-    frame[:2, 1] = down * pitch
-    frame[:2, 2] = centres[seed] - 0.5 * (frame[:2, 0] + frame[:2, 1])
-    return np.linalg.inv(frame), centres
+    frames = []
+    for seed in np.lexsort((off_middle, -links))[:seeds]:
+        frame = np.eye(3)
+        # The seed's own neighbours give the local steps (perspective makes
+        # them differ across the board); the common directions fill gaps.
+        mine = steps[i == seed]
+        frame[:2, 0] = _local_step(mine, across, pitch)
+        frame[:2, 1] = _local_step(mine, down, pitch)
+        frame[:2, 2] = centres[seed] - 0.5 * (frame[:2, 0] + frame[:2, 1])
+        if abs(np.linalg.det(frame)) > 1e-6:
+            frames.append((np.linalg.inv(frame), centres))
+    return frames
+
+
+def _local_step(steps: np.ndarray, direction: np.ndarray, pitch: float) -> np.ndarray:
+    """Mean of the steps within 25 degrees of ``direction`` (either way), or one
+    pitch along it when there are none."""
+    if len(steps):
+        cos = steps @ direction / np.linalg.norm(steps, axis=1)
+        near = np.abs(cos) > np.cos(np.radians(25))
+        if np.any(near):
+            local: np.ndarray = (steps[near] * np.sign(cos[near])[:, None]).mean(axis=0)
+            return local
+    return direction * pitch
 
 
 def _trim(named: np.ndarray, max_a: int, max_b: int) -> np.ndarray:

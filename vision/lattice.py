@@ -36,6 +36,8 @@ PEAK_RATIO = 2.0
 # ... and at least this strong in absolute terms (Sobel units on 0..255 grey),
 # so flat paper or the replicated image border never "supports" a line.
 PEAK_FLOOR = 8.0
+# How much a half-way line (a finer grid than asked for) costs a candidate.
+BETWEEN_WEIGHT = 0.5
 
 
 class Pyramid:
@@ -230,7 +232,7 @@ class Support:
         (a segment outside the picture counts as unsupported, so a grid pushed
         off the edge loses to the one it overlaps), less half the share of
         half-way lines (a finer grid than asked for)."""
-        return self.score - 0.5 * self.between
+        return self.score - BETWEEN_WEIGHT * self.between
 
     @property
     def value(self) -> float:

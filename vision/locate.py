@@ -50,6 +50,8 @@ from vision.rectify import (
 SEARCH_SIDE = 640
 # Candidates refined after the quick ranking.
 REFINE_TOP = 6
+# Refinement passes per candidate (the winner gets more on the board's lines).
+REFINE_PASSES = 3
 # When the best outline's lattice is this poorly supported, the best few
 # outlines are also tried as blocks of the grid (a sudoku box, a patch of
 # cells left uncovered).
@@ -195,13 +197,13 @@ def _on_the_board(
     rows: int,
     cols: int,
 ) -> tuple[np.ndarray, list[lattice.LinePoints]]:
-    """Refine once more on the printed lines between empty cells, away from the
-    raised tiles whose tops are seen displaced (see :mod:`vision.tiles`).
-    Keeps the fit as it is when the board is too full, or when the new fit
-    strays (more than a fifth of a cell at a corner) from the old."""
-    only = tiles.board_segments(tiles.empty_cells(image, H, rows, cols))
-    if only is None:
-        return H, found
+    """The winner's last refinement: on the printed lines between empty cells,
+    away from the raised tiles whose tops are seen displaced (see
+    :mod:`vision.tiles`), or on every line when the board is empty or too
+    full. Keeps the fit as it is when the new one strays (more than a fifth of
+    a cell at a corner)."""
+    empty = tiles.empty_cells(image, H, rows, cols)
+    only = None if empty.all() else tiles.board_segments(empty)
     try:
         H2, found2 = lattice.refine(pyramid, H, rows, cols, iterations=2, reach=0.25, only=only)
     except (np.linalg.LinAlgError, cv2.error):
@@ -227,7 +229,7 @@ def _refine_best(
     best: Refined | None = None
     for n, H in enumerate(starts):
         try:
-            H2, found = lattice.refine(pyramid, H, rows, cols)
+            H2, found = lattice.refine(pyramid, H, rows, cols, iterations=REFINE_PASSES)
             s = lattice.support(lattice.look(pyramid, H2, rows, cols))
             # A grid that ends at its border beats a block cut from a larger one.
             rank = s.value * _ends(lattice.overhang(pyramid, H2, rows, cols))

@@ -43,7 +43,9 @@ def apply_homography(homography: np.ndarray, points: ArrayLike) -> np.ndarray:
     """Map ``(N, 2)`` points through a 3x3 homography; returns ``(N, 2)`` float64."""
     pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
     h = np.hstack([pts, np.ones((len(pts), 1))]) @ np.asarray(homography, np.float64).T
-    return h[:, :2] / h[:, 2:3]
+    with np.errstate(divide="ignore", invalid="ignore"):  # a point on the horizon is at infinity
+        out: np.ndarray = h[:, :2] / h[:, 2:3]
+    return out
 
 
 def corners_from_homography(homography: np.ndarray, rows: int, cols: int) -> np.ndarray:
