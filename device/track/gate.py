@@ -54,6 +54,7 @@ class StillnessGate:
         self._last_motion: float | None = None
         self._still_frames = 0
         self.moved_blocks = 0
+        self.changed: np.ndarray | None = None  # the blocks that moved in the last frame
 
     def reset(self) -> None:
         """Forget the previous frame (the view moved; start afresh)."""
@@ -71,6 +72,7 @@ class StillnessGate:
             return True
         s = self.settings
         changed = moving_blocks(previous, blocks, self.sigma, s.k, s.floor)
+        self.changed = changed
         self.moved_blocks = int(np.count_nonzero(changed))
         if self.moved_blocks >= s.min_blocks:
             self._last_motion = t

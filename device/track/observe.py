@@ -32,6 +32,7 @@ import numpy as np
 
 from vision.gridfit import GridFit
 from vision.locate import locate_grid
+from vision.orientation import support_score
 from vision.palette import Palette
 from vision.reader import Reading, read_cells
 from vision.rectify import rectify
@@ -127,16 +128,17 @@ def choose_turn(
     game: str,
     symbols: np.ndarray | None = None,
     layout: Sequence[str] | None = None,
-) -> int:
+) -> tuple[int, bool]:
     """The quarter turns (0-3) that put a square board read as ``codes``
-    (palette codes, ``numpy.rot90`` convention) the way the game has it.
+    (palette codes, ``numpy.rot90`` convention) the way the game has it,
+    and whether that was decided (False: a tie, e.g. an empty BITS ramp,
+    which looks the same every way round; 0 is returned).
 
     Votes, in order: agreement with the game's board ``accepted``; for LITS,
     the printed ``symbols`` read against the game's ``layout``; for BITS,
-    gravity (tiles rest on the bottom or on tiles). Ties keep the image's
-    upright order (0)."""
+    gravity (tiles rest on the bottom or on tiles)."""
     if codes.shape[0] != codes.shape[1]:
-        return 0
+        return 0, True
     scores = []
     for k in range(4):
         c = np.rot90(codes, k)
@@ -149,7 +151,32 @@ def choose_turn(
             printed = np.isin(s, ["X", "O"]) | np.isin(lay, ["X", "O"])
             score += float(np.count_nonzero((s == lay) & printed))
         if game == "bits":
-            score -= _floating(c, ".")
+            score += support_score(c != ".")
         scores.append(score)
     best = max(scores)
-    return scores.index(best)
+    return scores.index(best), scores.count(best) == 1
+
+
+def slide_turn(codes: np.ndarray, new: np.ndarray, trail: np.ndarray, margin: int) -> int:
+    """BITS: the quarter turns that make the new tiles rest on the bottom
+    edge or on tiles *and* put the track they slid down above them.
+
+    ``codes`` (rows, cols): the board read; ``new`` (rows, cols) bool: its
+    new cells; ``trail`` (rows + 2*margin, cols + 2*margin): how much moved
+    over each cell (and the ring) while the tile came in. A tile enters at
+    the ramp's top and slides down its column: the right way up, the
+    motion lies above it, never below."""
+    best, best_score = 0, -np.inf
+    for k in range(4):
+        c, n, tr = np.rot90(codes, k), np.rot90(new, k), np.rot90(trail, k)
+        score = 4.0 * support_score(c != ".")
+        for col in np.flatnonzero(n.any(axis=0)):
+            rows = np.flatnonzero(n[:, col])
+            above = tr[: rows.min() + margin, col + margin].sum()
+            below = tr[rows.max() + margin + 1 :, col + margin].sum()
+            total = above + below
+            if total > 0:
+                score += (above - below) / total
+        if score > best_score:
+            best, best_score = k, score
+    return best

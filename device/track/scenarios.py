@@ -33,8 +33,13 @@ _SLIDE_MM_S2 = 900.0  # as device.sim.motion: a tile's acceleration down the ram
 
 def table_setup(script: Script) -> tuple[str, dict[str, Any]]:
     """The game and the table set-up matching a simulated game's script."""
-    info = script.info
-    game = str(info.get("game", script.board.game))
+    return setup_from_info({"game": script.board.game, **script.info})
+
+
+def setup_from_info(info: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The game and table set-up from a script's ``info`` (as
+    ``tilewatch simulate`` writes it to ``truth.json``)."""
+    game = str(info.get("game", "bits"))
     if game == "bits":
         players = list(info.get("players") or ["Player 1"])
         return game, {"players": players, "seed": int(info.get("seed", 0))}

@@ -211,12 +211,15 @@ class BoardTracker:
                     continue
                 if changed is not None:
                     self.stale.discard(cell)  # the old tile there was moved or taken
+                recorded = self.known is not None and self.known[r][c] == was != self.referee.empty
                 if (
-                    changed is None
+                    (changed is None or recorded)
                     and cell not in self._unsure
                     and (was in obs.candidates[r][c] or obs.distance_of(cell, was) <= KEEP_DISTANCE)
                 ):
-                    continue  # no sign of change and the old code still fits
+                    # No sign of change, or a tile the game holds there (tiles
+                    # do not move in play): it stays while its colour still fits.
+                    continue
                 if obs.sure[r, c]:
                     grid[r][c] = str(obs.codes[r, c])
                 else:

@@ -33,9 +33,16 @@ from calibration.palette import load_palette
 from calibration.profile import Profile
 from calibration.wizard import build_profile
 from device.track.gate import GateSettings, StillnessGate
-from device.track.observe import choose_turn, orient_like, read_board, turned, with_corners
+from device.track.observe import (
+    choose_turn,
+    orient_like,
+    read_board,
+    slide_turn,
+    turned,
+    with_corners,
+)
 from device.track.tracker import BoardTracker
-from device.track.vote import code_distances, vote
+from device.track.vote import Observation, code_distances, vote
 from vision.gridfit import GridFit
 from vision.locate import locate_grid
 from vision.motion import (
@@ -67,6 +74,8 @@ class WatchSettings:
     ``light``: a light change worth reporting (log gain, ~15 %);
     ``unclear``: the ring around the board must agree with one smooth light
     change this closely (log ratio) or something lies across it (an arm);
+    ``knocked_s``: still this long with the ring unlike before, and the
+    camera may have been knocked: search;
     ``moved``: below this edge-map correlation, the view may have moved;
     ``shift``: corners this share of the grid's side away mean it did."""
 
@@ -81,6 +90,7 @@ class WatchSettings:
     moved: float = 0.6
     shift: float = 0.02
     unclear: float = 0.06
+    knocked_s: float = 1.0
     gate: GateSettings = field(default_factory=GateSettings)
 
 
@@ -134,7 +144,10 @@ class BoardWatch:
         self._misses = 0  # searches in this still spell that found no grid
         self._new_light = False  # adopt the white balance of the next observation
         self._verified = False  # the locator confirmed the grid in this still spell
+        self._searched: float | None = None  # when the locator last looked for a knocked view
+        self._open_turn = False  # BITS: which way up is still open (an empty ramp)
         m = self.settings.margin
+        self._trail = np.zeros((rows + 2 * m, cols + 2 * m))  # motion per cell since the last look
         # The ring of cells around the grid: no placement changes it, so it
         # tells the light's changes apart from the board's.
         self._ring = np.ones((rows + 2 * m, cols + 2 * m), bool)
@@ -152,6 +165,10 @@ class BoardWatch:
         s = self.settings
         patch = board_patch(image, self.fit.homography, self.rows, self.cols, s.px, s.margin)
         if self.gate.update(block_means(patch, s.px // 2), t):
+            if self._open_turn and self.gate.changed is not None:
+                blocks = self.gate.changed
+                h, w = blocks.shape
+                self._trail += blocks.reshape(h // 2, 2, w // 2, 2).sum(axis=(1, 3))
             self._readings.clear()
             self._looked_at = None
             self._misses = 0
@@ -184,12 +201,39 @@ class BoardWatch:
 
     def _look(self, image: np.ndarray, patch: np.ndarray, t: float) -> list[Event]:
         """Nothing moved since the last frame: compare the board with the
-        reference. Cheap unless the edges moved (then the locator checks)."""
+        reference. Cheap, unless the picture no longer matches it (then the
+        locator looks for the grid)."""
         assert self._reference is not None
         s = self.settings
         now = self._cells_and_edges(patch)
+        light = fit_light(self._reference.cells, now.cells, use=self._ring)
+        limit = max(s.change, s.change_sigmas * light.scale)
+        changed = light.residual > limit
+        m = s.margin
+        inner = changed[m : m + self.rows, m : m + self.cols].copy()
         events: list[Event] = []
+        if light.scale > s.unclear:
+            # Something lies across the board (an arm), or the camera was
+            # knocked. An arm moves again soon; a knocked camera stays.
+            if self.gate.still_for(t) < s.knocked_s or (
+                self._searched is not None and t - self._searched < s.recheck_s
+            ):
+                return []
+            self._searched = t
+            return self._maybe_moved(image, t)[0]
+        if (changed & self._ring).any() and not self._verified:
+            # A few cells of the ring look different: a hand's edge, a knock,
+            # or a piece by the edge that shades it. The locator decides.
+            if self.gate.still_for(t) < s.knocked_s:
+                return []
+            events, where = self._maybe_moved(image, t)
+            if where != "here":
+                self._looked_at = t
+                return events
+            self._verified = True
         if not self._verified and structure_similarity(self._reference.edges, now.edges) < s.moved:
+            # The ring is as it was but the board's edges are not: tiles
+            # swept off, or a small knock. The locator decides.
             events, where = self._maybe_moved(image, t)
             if where == "lost":
                 self._looked_at = t  # searching is slow: not again before recheck_s
@@ -197,13 +241,6 @@ class BoardWatch:
             if where == "moved":
                 return events  # read afresh from the next still frame
             self._verified = True  # the grid is where it was; its content changed
-        light = fit_light(self._reference.cells, now.cells, use=self._ring)
-        limit = max(s.change, s.change_sigmas * light.scale)
-        changed = light.residual > limit
-        m = s.margin
-        inner = changed[m : m + self.rows, m : m + self.cols].copy()
-        if light.scale > s.unclear or (changed & self._ring).any():
-            return events  # something lies across the board's edge: look again next frame
         self._looked_at = t
         if self._verified:
             self._reference.edges = now.edges
@@ -254,6 +291,8 @@ class BoardWatch:
             self.gains = np.median([r.gains for r in self._readings], axis=0)
             self._new_light = False
         self._readings.clear()
+        if self._open_turn:
+            obs, patch = self._settle_turn(obs, image, patch)
         events = self.tracker.observe(obs, self._changed, t)
         if not self.tracker.deferred:
             self._reference = self._cells_and_edges(patch)
@@ -282,12 +321,14 @@ class BoardWatch:
         accepted = referee.accepted()
         layout = getattr(referee, "layout", lambda: None)()
         nominal = load_palette(self.game)
+        decided = self.turn is not None
         if self.profile is not None:
             first = read_board(image, self.fit, self.profile.palette, self.gains)
         else:
             first = _first_reading(image, self.fit, nominal, accepted)
         if self.turn is None:
-            self._turn_to(choose_turn(_codes(first), accepted, self.game, first.codes, layout))
+            turn, decided = choose_turn(_codes(first), accepted, self.game, first.codes, layout)
+            self._turn_to(turn)
             if self.turn and self.profile is None:
                 first = _first_reading(image, self.fit, nominal, accepted)
         if self.profile is None:
@@ -296,7 +337,35 @@ class BoardWatch:
             self.tracker.learner = self.profile
             # With colours learnt, look at the orientation once more.
             again = read_board(image, self.fit, self.profile.palette, self.gains)
-            self._turn_to(choose_turn(_codes(again), accepted, self.game, again.codes, layout))
+            turn, decided = choose_turn(_codes(again), accepted, self.game, again.codes, layout)
+            self._turn_to(turn)
+        # An empty ramp looks the same every way round: the first tile decides.
+        self._open_turn = self.game == "bits" and not decided
+
+    def _settle_turn(
+        self, obs: Observation, image: np.ndarray, patch: np.ndarray
+    ) -> tuple[Observation, np.ndarray]:
+        """The first tiles on an empty ramp decide which way is up (their
+        rest and the track they slid down); the observation, the changed
+        cells and the patch turn with the grid."""
+        new = obs.codes != "."
+        if self._changed is not None:
+            new &= self._changed
+        if not new.any():
+            self._trail[:] = 0
+            return obs, patch
+        turn = slide_turn(obs.codes, new, self._trail, self.settings.margin)
+        self._open_turn = False
+        if turn % 4 == 0:
+            return obs, patch
+        self._turn_to(turn)
+        if self._changed is not None:
+            self._changed = np.rot90(self._changed, turn).copy()
+        assert self.fit is not None
+        s = self.settings
+        patch = board_patch(image, self.fit.homography, self.rows, self.cols, s.px, s.margin)
+        self.gate.reset()
+        return obs.rotated(turn), patch
 
     def _turn_to(self, quarter_turns: int) -> None:
         assert self.fit is not None
@@ -305,11 +374,13 @@ class BoardWatch:
             self.fit = with_corners(self.fit, turned(self.fit.corners, quarter_turns))
 
     def _maybe_moved(self, image: np.ndarray, t: float) -> tuple[list[Event], str]:
-        """The edges changed: a knocked camera, an arm lying over the board,
-        or a board swept clear. Search again, near where the grid was.
-        Returns the events and where the grid is: "here" (where it was),
-        "moved" (read afresh) or "lost" (look again later)."""
-        assert self.fit is not None
+        """Search for the grid near where it was. Returns the events and
+        where the grid is: "here" (where it was), "moved" (read afresh from
+        the next still frame) or "lost" (look again later). A grid found
+        elsewhere counts only if, seen there, the ring around it looks as
+        it did: a hand over the board can fool the search, not the ring."""
+        assert self.fit is not None and self._reference is not None
+        s = self.settings
         self.locates += 1
         fit = locate_grid(image, self.rows, self.cols, hint=self.fit)
         if fit is None:
@@ -323,12 +394,19 @@ class BoardWatch:
         self._misses = 0
         corners = orient_like(fit.corners, self.fit.corners)
         shift = float(np.linalg.norm(corners - self.fit.corners, axis=1).mean())
-        if shift < self.settings.shift * self.fit.side_px():
+        if shift < s.shift * self.fit.side_px():
             if self.lost:
                 self.lost = False
                 return [{"type": "view_found", "t": t, "board": self.board}], "here"
             return [], "here"
-        self.fit = with_corners(fit, corners)
+        moved = with_corners(fit, corners)
+        there = board_patch(image, moved.homography, self.rows, self.cols, s.px, s.margin)
+        cells = cell_means(there, self.rows + 2 * s.margin, self.cols + 2 * s.margin)
+        light = fit_light(self._reference.cells, cells, use=self._ring)
+        ring = light.residual[self._ring] > max(s.change, s.change_sigmas * light.scale)
+        if light.scale > s.unclear or ring.any():
+            return [], "lost"  # not the board we knew: wait for a clearer look
+        self.fit = moved
         self.gate.reset()
         self._reference = None
         self._readings.clear()
