@@ -231,8 +231,12 @@ def _refine_best(
         try:
             H2, found = lattice.refine(pyramid, H, rows, cols, iterations=REFINE_PASSES)
             s = lattice.support(lattice.look(pyramid, H2, rows, cols))
-            # A grid that ends at its border beats a block cut from a larger one.
-            rank = s.value * _ends(lattice.overhang(pyramid, H2, rows, cols))
+            rank = s.value
+            # A grid that ends at its border beats a block cut from a larger one
+            # (the check costs a look; it can only lower a rank, so skip it for
+            # a candidate that is already behind).
+            if best is None or rank > best[0]:
+                rank *= _ends(lattice.overhang(pyramid, H2, rows, cols))
         except (np.linalg.LinAlgError, cv2.error):
             continue
         if best is None or rank > best[0]:
