@@ -24,6 +24,17 @@ def bits_frame(size):
     return Renderer(board, conditions, size).render(Scene.from_text(board, PILE)).image
 
 
+def lits_frame(size):
+    board = BoardSpec.lits()
+    position = "\n".join(
+        ["LLL.......", "L.........", "....IIII..", ".........."]
+        + [".........."] * 2
+        + [".T........", "TTT...S...", ".....SS...", ".....S...."]
+    )
+    conditions = Conditions(tilt_deg=25, roll_deg=-8, barrel=0.3, noise=2.0, seed=7)
+    return Renderer(board, conditions, size).render(Scene.from_text(board, position)).image
+
+
 @pytest.fixture(scope="module", autouse=True)
 def one_core():
     # The target is for one core of the development machine: no OpenCV threads.
@@ -38,6 +49,11 @@ def test_bench_search_simulated_ramp(benchmark, size):
     image = bits_frame(size)
     fit = benchmark(locate_grid, image, 6, 6)
     assert fit is not None
+
+
+def test_bench_search_simulated_lits_board(benchmark):
+    image = lits_frame((640, 480))
+    assert benchmark(locate_grid, image, 10, 10) is not None
 
 
 def test_bench_search_real_photo(benchmark, shared_data):
