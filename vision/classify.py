@@ -41,6 +41,9 @@ PRINT_PENALTY = 25.0
 SYMBOL_TILES = 3
 SYMBOL_SHARE = 0.6
 BARE_NEAR = 12.0  # ΔE within which a tile colour can pass for the board print
+# A bare cell on a board whose tiles carry symbols, read as a tile that can
+# pass for the board: a gentler penalty (a starting tile has no symbol).
+BARE_PENALTY = 10.0
 GREYISH = 12.0  # chroma below which a colour is told apart by lightness alone
 # A cell with a channel this close to full scale (sRGB 250 of 255) is
 # clipped: the sensor lost how bright it really was.
@@ -182,7 +185,7 @@ def bare_penalty(printed: np.ndarray, first: Match) -> np.ndarray | None:
     carriers = ~pal.plain & ~pal.board & near & ~np.array([bool(s) for s in pal.symbols])
     if not carriers.any():
         return None
-    return np.asarray(bare[..., None] * PRINT_PENALTY * carriers)
+    return np.asarray(bare[..., None] * BARE_PENALTY * carriers)
 
 
 def match(

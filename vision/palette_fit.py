@@ -40,7 +40,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.classify import bounded_lab, clipped_channels, scores_linear
+from vision.classify import (
+    BARE_PENALTY,
+    GREYISH,
+    PRINT_MIN,
+    SYMBOL_SHARE,
+    SYMBOL_TILES,
+    bounded_lab,
+    clipped_channels,
+    scores_linear,
+)
 from vision.colour import lab_to_linear, linear_to_lab
 from vision.constancy import gain_prior, gains_between
 from vision.palette import Palette
@@ -58,6 +67,10 @@ REFINE_STEPS = 3
 COLOURFUL = 15.0
 HUE_DRIFT = 0.45
 CHROMA_DRIFT = 0.8
+# Printed and bare cells are kept this far apart when clustering.
+APART = 1000.0
+# A cell this colourful (chroma) is a tile under any plausible light.
+COLOURFUL_CELL = 25.0
 
 
 @dataclass(frozen=True)
@@ -155,11 +168,16 @@ class _Assigner:
         off = s / n - self.nominal[k]
         if self.colourful[k]:
             mean = s / n
+            c = np.hypot(mean[1], mean[2])
             hue = np.angle(np.exp(1j * (np.arctan2(mean[2], mean[1]) - self.hue0[k])))
-            chroma = np.log((np.hypot(mean[1], mean[2]) + 5) / (self.chroma0[k] + 5))
+            # A nearly grey cluster has no meaningful hue: it is far from any
+            # colourful entry by chroma alone.
+            hue_weight = min(1.0, c / COLOURFUL)
+            chroma = np.log((c + 5) / (self.chroma0[k] + 5))
             anchor = (
                 off[0] ** 2 / (self.var[k] / n + self.drift2[k, 0])
-                + (hue / HUE_DRIFT) ** 2
+                + hue_weight * (hue / HUE_DRIFT) ** 2
+                + (1 - hue_weight) * (np.pi / 2 / HUE_DRIFT) ** 2
                 + (chroma / CHROMA_DRIFT) ** 2
             )
         else:
@@ -246,22 +264,38 @@ def fit_palette(
     start: np.ndarray | None = None,
     clipped: np.ndarray | None = None,
     penalty: np.ndarray | None = None,
+    printed: np.ndarray | None = None,
 ) -> Fit:
     """Fit ``palette`` to the cells ``linear`` (..., 3) of one photo (camera linear RGB).
 
     Clipped clusters (a white board under a warm lamp: a channel at full
     scale) do not propose the light's colour: their true colour is unknown.
-    ``penalty`` (N, K): extra distance per cell and colour (print on a plain colour)."""
+    ``penalty`` (N, K): extra distance per cell and colour (print on a plain
+    colour). ``printed`` (N,): each cell's share of print; on a board whose
+    print is plain, cells with print and cells without never share a cluster
+    (a black tile with its symbol is not the dark board beside it, however
+    alike their colours), and when the tiles evidently carry symbols a bare
+    cell is unlikely to be a grey tile."""
     cells = np.asarray(linear, dtype=np.float64).reshape(-1, 3)
     clip = (clipped_channels(cells) if clipped is None else np.asarray(clipped)).reshape(-1, 3)
     pen = None if penalty is None else np.asarray(penalty).reshape(len(cells), -1)
+    ink = None if printed is None else np.asarray(printed, dtype=np.float64).reshape(-1)
+    if ink is not None:
+        bare = _bare_tiles(cells, ink, palette)
+        if bare is not None:
+            pen = bare if pen is None else pen + bare
     th = palette.thresholds
     scale = np.array([th.lightness_weight, 1.0, 1.0])
     g0 = np.ones(3) if start is None else np.asarray(start, dtype=np.float64)
     nominal_lin = lab_to_linear(palette.lab)
     nominal = palette.lab * scale
 
-    cluster = clusters(linear_to_lab(cells * g0) * scale, CLUSTER_SPREADS * th.spread)
+    features = linear_to_lab(cells * g0) * scale
+    # Where the board itself never carries print (BITS), printed and bare
+    # cells are different things; where it does (LITS X/O), they are not.
+    if ink is not None and palette.board.any() and palette.plain[palette.board].all():
+        features = np.hstack([features, (ink >= PRINT_MIN)[:, None] * APART])
+    cluster = clusters(features, CLUSTER_SPREADS * th.spread)
     n_c = int(cluster.max()) + 1
     mean_lin = np.array([cells[cluster == c].mean(axis=0) for c in range(n_c)])
     anchor = np.flatnonzero(palette.neutral) if palette.neutral.any() else range(len(palette))
@@ -301,6 +335,22 @@ def fit_palette(
         fitted = palette.with_lab(mean / scale, spread)
     keep = seen_variants(palette, assignment)
     return Fit(gains, fitted.only(keep), assignment, cluster, cost)
+
+
+def _bare_tiles(cells: np.ndarray, ink: np.ndarray, palette: Palette) -> np.ndarray | None:
+    """Extra distance (N, K) on grey tile colours for bare cells, when the
+    clearly colourful cells (tiles, whatever the light) mostly show print."""
+    if not palette.plain.any():
+        return None
+    lab = linear_to_lab(cells)
+    colourful = np.hypot(lab[:, 1], lab[:, 2]) > COLOURFUL_CELL
+    if colourful.sum() < SYMBOL_TILES or (ink[colourful] >= PRINT_MIN).mean() < SYMBOL_SHARE:
+        return None
+    chroma = np.hypot(palette.lab[:, 1], palette.lab[:, 2])
+    has_symbols = np.array([bool(s) for s in palette.symbols])
+    grey_tiles = (chroma < GREYISH) & ~palette.plain & ~palette.board & ~has_symbols
+    bare = np.clip((PRINT_MIN - ink) / (PRINT_MIN / 2), 0.0, 1.0)
+    return np.asarray(bare[:, None] * BARE_PENALTY * grey_tiles)
 
 
 def seen_variants(palette: Palette, assignment: np.ndarray) -> np.ndarray:

@@ -85,7 +85,7 @@ def read_cells(
     gains: np.ndarray | None = None,
     fit: bool = False,
     shading: bool = True,
-    inset: float = 0.2,
+    inset: float = 0.15,
 ) -> Reading:
     """Read a rectified board (BGR uint8, borders = the grid's outer edges).
 
@@ -96,6 +96,12 @@ def read_cells(
     ``shading``: correct uneven brightness across the board first.
     """
     linear, printed = cell_features(rectified_bgr, rows, cols, inset)
+    symbols = None
+    if any(palette.symbols):
+        # Printed symbols (a LITS X or O) are print too, finer than the colour
+        # lattice sees: a cell showing one is board, never a piece.
+        symbols = read_symbols(rectified_bgr, rows, cols)
+        printed = np.maximum(printed, np.where(symbols[0] != ".", 1.0, 0.0))
     clipped = clipped_channels(linear)
     if shading:
         field = estimate_field(linear)[..., None]
@@ -106,11 +112,8 @@ def read_cells(
     lab = linear_to_lab(linear * used_gains)
     codes = m.codes()
     confidence = m.confidence
-    with_symbols = [k for k, s in enumerate(used_palette.symbols) if s]
-    if with_symbols:
-        codes, confidence = _add_symbols(
-            rectified_bgr, rows, cols, used_palette, m.index, codes, confidence
-        )
+    if symbols is not None:
+        codes, confidence = _add_symbols(symbols, used_palette, m.index, codes, confidence)
     return Reading(codes, confidence, lab, m.best, m.distance, m.margin, used_gains, used_palette)
 
 
@@ -126,7 +129,9 @@ def _read_colours(
     shape = linear.shape[:-1]
     penalty = print_penalty(printed, palette)
     if fit:
-        fitted = fit_palette(linear, palette, start=gains, clipped=clipped, penalty=penalty)
+        fitted = fit_palette(
+            linear, palette, start=gains, clipped=clipped, penalty=penalty, printed=printed
+        )
         used_gains, used = fitted.gains, fitted.palette
     else:
         b = balance(linear, palette, start=gains, clipped=clipped, penalty=penalty)
@@ -141,16 +146,14 @@ def _read_colours(
 
 
 def _add_symbols(
-    rectified_bgr: np.ndarray,
-    rows: int,
-    cols: int,
+    symbols: tuple[np.ndarray, np.ndarray],
     palette: Palette,
     index: np.ndarray,
     codes: np.ndarray,
     confidence: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Replace the code of cells whose colour carries printed symbols by the symbol read."""
-    sym, sym_conf = read_symbols(rectified_bgr, rows, cols)
+    sym, sym_conf = symbols
     codes = codes.copy()
     confidence = confidence.copy()
     for k, allowed in enumerate(palette.symbols):
