@@ -169,7 +169,7 @@ def slide_turn(codes: np.ndarray, new: np.ndarray, trail: np.ndarray, margin: in
     best, best_score = 0, -np.inf
     for k in range(4):
         c, n, tr = np.rot90(codes, k), np.rot90(new, k), np.rot90(trail, k)
-        score = 4.0 * support_score(c != ".")
+        score = 4.0 * support_score((c != ".") | n)
         for col in np.flatnonzero(n.any(axis=0)):
             rows = np.flatnonzero(n[:, col])
             above = tr[: rows.min() + margin, col + margin].sum()

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from engine.errors import ActionError
+from engine.lits.pieces import COLOURS, shape_of
 from engine.regions import regions
 from engine.verdict import Verdict
 
@@ -73,6 +74,11 @@ class Referee(Protocol):
     def alert_player(self) -> int | str | None:
         """Who an alert about this board is for (BITS: the player index;
         LITS: the name of the player to move)."""
+
+    def likely_codes(self, cells: Sequence[Cell]) -> tuple[str, ...]:
+        """Codes the game expects on these new cells (BITS: the card's
+        tile; LITS: the letter of the shape they form), for settling cells
+        the reader could not."""
 
 
 def new_cells(before: Sequence[str], after: Sequence[str], empty: str) -> list[Cell]:
@@ -198,6 +204,15 @@ class BitsReferee(_Referee):
     def alert_player(self) -> int | str | None:
         return self.player
 
+    def likely_codes(self, cells: Sequence[Cell]) -> tuple[str, ...]:
+        game = self._game()
+        if game is None:
+            return ()
+        view = game.view()
+        seat = view["players"][self.player] if self.player < len(view["players"]) else {}
+        tile = seat.get("start_tile") if view["phase"] == "start" else view.get("card")
+        return tuple(dict.fromkeys(tile)) if tile else ()
+
 
 class LitsReferee(_Referee):
     """The one board of a Battle of LITS game (``engine.lits.Game``).
@@ -252,6 +267,10 @@ class LitsReferee(_Referee):
     def alert_player(self) -> int | str | None:
         game = self._game()
         return None if game is None else game.turn
+
+    def likely_codes(self, cells: Sequence[Cell]) -> tuple[str, ...]:
+        letter = shape_of(cells)
+        return (letter,) if letter in COLOURS else ()
 
 
 def referee_for(game_name: str, game: Callable[[], Any], player: int = 0) -> Referee:

@@ -196,8 +196,14 @@ class BoardTracker:
         self, obs: Observation, changed: np.ndarray | None
     ) -> tuple[list[str], dict[Cell, tuple[str, ...]]]:
         """The board as now believed, and the cells still open with their candidates."""
-        assert self.seen is not None
-        grid = [list(row) for row in self.seen]
+        assert self.seen is not None and self.known is not None
+        empty = self.referee.empty
+        # Where the game holds a tile, the game's colour is the belief to
+        # start from; elsewhere what was last seen.
+        grid = [
+            [k if k != empty else s for s, k in zip(seen, known, strict=True)]
+            for seen, known in zip(self.seen, self.known, strict=True)
+        ]
         unsure: dict[Cell, tuple[str, ...]] = {}
         rows, cols = obs.codes.shape
         for r in range(rows):
@@ -211,7 +217,7 @@ class BoardTracker:
                     continue
                 if changed is not None:
                     self.stale.discard(cell)  # the old tile there was moved or taken
-                recorded = self.known is not None and self.known[r][c] == was != self.referee.empty
+                recorded = self.known[r][c] == was != empty
                 if (
                     (changed is None or recorded)
                     and cell not in self._unsure
@@ -219,6 +225,10 @@ class BoardTracker:
                 ):
                     # No sign of change, or a tile the game holds there (tiles
                     # do not move in play): it stays while its colour still fits.
+                    continue
+                if recorded and str(obs.codes[r, c]) != empty:
+                    # A recorded tile does not turn into another colour where
+                    # it lies: that is the light or the reader, not the game.
                     continue
                 if obs.sure[r, c]:
                     grid[r][c] = str(obs.codes[r, c])
@@ -262,6 +272,30 @@ class BoardTracker:
                     return Outcome("illegal", key, steps)
         return Outcome("illegal", key, [Step(key, verdict)])
 
+    def _with_hints(
+        self, board: list[str], unsure: dict[Cell, tuple[str, ...]]
+    ) -> dict[Cell, tuple[str, ...]]:
+        """Unsure cells with the codes the game expects there added (the
+        card's colours, the letter of the shape the new cells form): the
+        reader may have ranked the true code too low to offer it."""
+        assert self.known is not None
+        empty = self.referee.empty
+        fresh = [
+            (r, c)
+            for r, row in enumerate(board)
+            for c, code in enumerate(row)
+            if self.known[r][c] == empty and (code != empty or (r, c) in unsure)
+        ]
+        hints = self.referee.likely_codes(fresh)
+        if not hints:
+            return unsure
+        return {
+            cell: tuple(dict.fromkeys([*options, *hints]))
+            if self.known[cell[0]][cell[1]] == empty
+            else options
+            for cell, options in unsure.items()
+        }
+
     def _combinations(
         self, board: list[str], unsure: dict[Cell, tuple[str, ...]]
     ) -> list[tuple[dict[Cell, str], list[str]]]:
@@ -286,12 +320,17 @@ class BoardTracker:
         changed (after the camera moved or the light changed): only a clear,
         legal placement counts; anything else is taken for a misreading of
         an unchanged board and waits for the next change."""
+        unsure = self._with_hints(board, unsure)
         if careful:
-            outcome = self._outcome(board) if not unsure else None
-            if outcome is None or outcome.kind == "illegal":
-                log.info("board %s: unclear look after a change of view or light", self.board)
-                return []
-            return self._act(outcome, obs.lab, t, settled=False)
+            sure = self._outcome(board) if not unsure else None
+            if sure is not None and sure.kind != "illegal":
+                return self._act(sure, obs.lab, t, settled=False)
+            outcomes = [self._outcome(b) for _, b in self._combinations(board, unsure)]
+            fits = {o.key(): o for o in outcomes if o.kind == "legal"}
+            if len(fits) == 1:
+                return self._act(next(iter(fits.values())), obs.lab, t, settled=True)
+            log.info("board %s: unclear look after a change of view or light", self.board)
+            return []
         if not unsure:
             outcome = self._outcome(board)
             options = self._plausible(outcome, obs) if self._colour_doubt(outcome) else {}
