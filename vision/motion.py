@@ -99,32 +99,39 @@ def block_means(patch: np.ndarray, block: int) -> np.ndarray:
 
 def exposure_gain(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
     """Per-channel gain (3,) that best turns ``reference`` into ``current``:
-    the median ratio over pixels bright enough to measure, so the few
-    pixels a hand or a tile changes do not move it."""
+    the median ratio over pixels bright enough to measure in every channel,
+    so the few pixels a hand or a tile changes do not move it."""
     ref = reference.reshape(-1, reference.shape[-1])
     cur = current.reshape(-1, current.shape[-1])
-    gains = np.ones(ref.shape[1], np.float32)
-    for c in range(ref.shape[1]):
-        ok = ref[:, c] > GAIN_FLOOR
-        if np.count_nonzero(ok) >= 8:
-            gains[c] = float(np.median(cur[ok, c] / ref[ok, c]))
+    ok = (ref > GAIN_FLOOR).all(axis=1)
+    if np.count_nonzero(ok) < 8:
+        return np.ones(ref.shape[1], np.float32)
+    gains: np.ndarray = np.median(cur[ok] / ref[ok], axis=0).astype(np.float32)
     return gains
 
 
-def block_noise(previous: np.ndarray, current: np.ndarray) -> float:
+def block_noise(previous: np.ndarray, current: np.ndarray, gain: np.ndarray | None = None) -> float:
     """Robust standard deviation of one block's mean between two frames of a
-    still scene (the median absolute difference, scaled for a Gaussian)."""
-    d = np.abs(current - previous * exposure_gain(previous, current))
-    return float(np.median(d) * 1.4826)
+    still scene (the median absolute difference, scaled for a Gaussian).
+    ``gain``: the exposure step between them, if already known."""
+    g = exposure_gain(previous, current) if gain is None else gain
+    return float(np.median(np.abs(current - previous * g)) * 1.4826)
 
 
 def moving_blocks(
-    previous: np.ndarray, current: np.ndarray, sigma: float, k: float = 6.0, floor: float = 4.0
+    previous: np.ndarray,
+    current: np.ndarray,
+    sigma: float,
+    k: float = 6.0,
+    floor: float = 4.0,
+    gain: np.ndarray | None = None,
 ) -> np.ndarray:
     """Blocks (h, w) bool whose colour changed by more than ``k`` noise
     sigmas (at least ``floor`` levels) in any channel, after a global
-    exposure step between the frames is taken out."""
-    d = np.abs(current - previous * exposure_gain(previous, current))
+    exposure step between the frames (``gain``, estimated if None) is
+    taken out."""
+    g = exposure_gain(previous, current) if gain is None else gain
+    d = np.abs(current - previous * g)
     changed: np.ndarray = d.max(axis=-1) > max(k * sigma, floor)
     return changed
 

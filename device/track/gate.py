@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.motion import block_noise, moving_blocks
+from vision.motion import block_noise, exposure_gain, moving_blocks
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,8 @@ class StillnessGate:
             self._still_frames = 0
             return True
         s = self.settings
-        changed = moving_blocks(previous, blocks, self.sigma, s.k, s.floor)
+        gain = exposure_gain(previous, blocks)
+        changed = moving_blocks(previous, blocks, self.sigma, s.k, s.floor, gain)
         self.changed = changed
         self.moved_blocks = int(np.count_nonzero(changed))
         if self.moved_blocks >= s.min_blocks:
@@ -79,7 +80,7 @@ class StillnessGate:
             self._still_frames = 0
             return True
         self._still_frames += 1
-        noise = block_noise(previous, blocks)
+        noise = block_noise(previous, blocks, gain)
         self.sigma += (noise - self.sigma) * self.NOISE_WEIGHT
         return False
 

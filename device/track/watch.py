@@ -141,6 +141,9 @@ class BoardWatch:
         self.locates = 0
         self._reference: _Reference | None = None
         self._readings: list[Reading] = []
+        self._reading = False  # collecting readings for an observation
+        self._dt = 0.1  # seconds between frames (followed as they come)
+        self._last_t: float | None = None
         self._changed: np.ndarray | None = None
         self._next_search = float("-inf")
         self._looked_at: float | None = None  # when the still board was last examined
@@ -173,11 +176,15 @@ class BoardWatch:
                 h, w = blocks.shape
                 self._trail += blocks.reshape(h // 2, 2, w // 2, 2).sum(axis=(1, 3))
             self._readings.clear()
+            self._reading = False
             self._looked_at = None
             self._misses = 0
             self._verified = False
             return []
-        if self._readings:
+        if self._last_t is not None and t > self._last_t:
+            self._dt += (t - self._last_t - self._dt) * 0.1
+        self._last_t = t
+        if self._reading:
             return self._read_more(image, patch, t)
         if self._looked_at is not None and t - self._looked_at < s.recheck_s:
             return []
@@ -286,12 +293,21 @@ class BoardWatch:
         """Read this still frame; judge once the board has been still long
         enough and enough readings agree (the last ``votes`` count)."""
         assert self.fit is not None and self.profile is not None
+        s = self.settings
+        self._reading = True
+        # Read only the last few frames before the board counts as settled
+        # (a fast camera need not read every still frame).
+        still = self.gate.still_for(t)
+        needed = s.votes - len(self._readings)
+        if still + (needed - 1) * self._dt < s.gate.settle_s - 1e-6:
+            return []
         reading = read_board(image, self.fit, self.profile.palette, self.gains)
         self.reads += 1
         self._readings.append(reading)
-        del self._readings[: -self.settings.votes]
-        if len(self._readings) < self.settings.votes or not self.gate.settled(t):
+        del self._readings[: -s.votes]
+        if len(self._readings) < s.votes or not self.gate.settled(t):
             return []
+        self._reading = False
         obs = vote(self._readings, t)
         if self._new_light:
             # Every read starts from the white balance of the light as last
@@ -425,6 +441,7 @@ class BoardWatch:
         self.gate.reset()
         self._reference = None
         self._readings.clear()
+        self._reading = False
         self.lost = True
         event = {
             "type": "view_moved",
