@@ -122,9 +122,11 @@ def run_game(
     conditions: str | None = "random",
     lamp: bool = False,
     size: tuple[int, int] = (640, 480),
+    moves: int | None = None,
 ) -> GameResult:
-    """Play one seeded simulated game through the tracker and score it."""
-    script = sim_game(game, seed)
+    """Play one seeded simulated game through the tracker and score it
+    (``moves``: cut the game short after that many placements)."""
+    script = sim_game(game, seed, moves)
     name, setup = table_setup(script)
     cond = f"{conditions}:{seed}" if conditions == "random" else conditions
     source: FrameSource = SimulatedSource(script, fps=fps, seed=seed, conditions=cond, size=size)
@@ -388,6 +390,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("give a positive number of games")
     if args.fps <= 0:
         raise CliError("--fps must be positive")
+    if args.moves is not None and args.moves < 1:
+        raise CliError("--moves must be at least 1")
     size = _size(args.size)
     plan = [("bits", args.seed + i) for i in range(bits)] + [
         ("lits", args.seed + i) for i in range(lits)
@@ -395,7 +399,7 @@ def run(args: argparse.Namespace) -> int:
     results = []
     for n, (game, seed) in enumerate(plan, start=1):
         lamp = args.lamp_every > 0 and n % args.lamp_every == 0
-        r = run_game(game, seed, args.fps, args.conditions, lamp, size)
+        r = run_game(game, seed, args.fps, args.conditions, lamp, size, args.moves)
         results.append(r)
         print(
             f"[{n}/{len(plan)}] {game} seed {seed}: {r.right}/{r.placements} right,"
@@ -436,6 +440,7 @@ def register(subparsers: Any) -> None:
         help="plain, or random (each game's conditions drawn from its seed; default)",
     )
     p.add_argument("--size", default="640x480", help="frame size (default 640x480)")
+    p.add_argument("--moves", type=int, help="cut every game short after this many placements")
     p.add_argument(
         "--lamp-every", type=int, default=3, help="switch a lamp on in every Nth game (0: never)"
     )

@@ -54,15 +54,16 @@ def setup_from_info(info: dict[str, Any]) -> tuple[str, dict[str, Any]]:
     return game, setup
 
 
-def sim_game(game: str, seed: int) -> Script:
+def sim_game(game: str, seed: int, moves: int | None = None) -> Script:
     """The simulator's seeded game: BITS solo (the camera sees the only
-    ramp, so every card's tile is on camera) or LITS."""
+    ramp, so every card's tile is on camera) or LITS; ``moves`` cuts it
+    short after that many placements."""
     from device.sim.games import bits_game, lits_game
 
     if game == "bits":
-        return bits_game(seed, players=1)
+        return bits_game(seed, players=1, max_drops=moves)
     if game == "lits":
-        return lits_game(seed)
+        return lits_game(seed, moves=moves)
     raise ValueError(f"no simulated game {game!r}")
 
 
