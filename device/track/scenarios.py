@@ -274,6 +274,75 @@ def bits_scene(
     return script, setup
 
 
+def two_ramps(
+    seed: int, cards: int, wrong_at: int | None = None
+) -> tuple[list[Script], dict[str, Any]]:
+    """A two-player BITS game on two ramps side by side, for tests: Ann on
+    the left ramp, Bo on the right; each drops the starting tile, then the
+    tile of every card, ``cards`` times, Ann first. At card ``wrong_at`` Bo
+    first drops another tile than the card shows, lets it lie, takes it back
+    and drops the right one. One script per ramp, on the same clock."""
+    from engine.bits import Board, Game, Tile, legal_drops, load_tileset
+
+    setup = {"players": ["Ann", "Bo"], "seed": seed}
+    game = Game.new(setup)
+    scripts = [
+        Script(BoardSpec.bits(), info={"game": "bits", "seed": seed, "players": ["Ann", "Bo"]})
+        for _ in range(2)
+    ]
+    hands = [Choreographer(script, seed * 7 + i) for i, script in enumerate(scripts)]
+    for hand in hands:
+        hand.wait(1.0)
+
+    def lowest(board: Any, tile: Any) -> Any:
+        return min(legal_drops(board, tile), key=lambda d: (-d.row, d.column, d.vertical))
+
+    for n in range(cards + 1):
+        for p in (0, 1):
+            view = game.view()
+            seat = view["players"][p]
+            tile = Tile(seat["start_tile"] if view["phase"] == "start" else view["card"])
+            board = Board.from_rows(seat["board"])
+            before = scripts[p].duration
+            if p == 1 and n == wrong_at:
+                other = next(t for t in load_tileset().game_tiles if t != tile)
+                bad = lowest(board, other)
+                piece = Piece(tuple(bad.cells), (bad.first, bad.second))
+                hands[p].drop(piece, push=False, player=p, legal=False, reason="wrong_tile")
+                hands[p].wait(2.0)
+                hands[p].take_back(piece, player=p)
+                hands[p].wait(0.6)
+            chosen = lowest(board, tile)
+            game.apply({"type": "place", "player": p, "rows": list(board.after(chosen).rows())})
+            piece = Piece(tuple(chosen.cells), (chosen.first, chosen.second))
+            hands[p].drop(piece, push=False, player=p, legal=True, reason="ok")
+            hands[p].wait(0.8)
+            hands[1 - p].wait(scripts[p].duration - before)
+    return scripts, setup
+
+
+class SideBySide(FrameSource):
+    """One camera seeing several tables' worth of frames side by side (the
+    frames of ``sources``, same height, joined left to right); the ground
+    truth of each part is kept in ``meta["parts"]``."""
+
+    def __init__(self, sources: Sequence[FrameSource]) -> None:
+        self.sources = list(sources)
+        self.name = "+".join(s.name for s in self.sources)
+
+    def read(self) -> Frame | None:
+        frames = [s.read() for s in self.sources]
+        if any(f is None for f in frames):
+            return None
+        parts = [f for f in frames if f is not None]
+        image = np.hstack([f.image for f in parts])
+        return Frame(image, parts[0].t, parts[0].index, {"parts": [f.meta for f in parts]})
+
+    def close(self) -> None:
+        for source in self.sources:
+            source.close()
+
+
 def simulated(script: Script, fps: float = 10.0, seed: int = 0, **options: Any) -> SimulatedSource:
     """A frame source playing ``script``."""
     return SimulatedSource(script, fps=fps, seed=seed, **options)

@@ -46,6 +46,7 @@ def run(
     setup: dict[str, Any],
     answer: bool = True,
     keep_frames: bool = False,
+    boards: list[Any] | None = None,
 ) -> Run:
     """Track ``source`` (a frame source, or a factory of sources) to its end.
     With ``answer``, unsure alerts are answered with the true cells, as
@@ -76,6 +77,7 @@ def run(
         factory,
         table,
         threading.Event(),
+        boards=boards,
         settings=LoopSettings(until_end=True, snapshot_s=None, retry_s=0.01),
         on_event=on_event,
         on_frame=on_frame,
