@@ -59,6 +59,9 @@ from vision.reader import Reading
 log = logging.getLogger(__name__)
 
 Event = dict[str, Any]
+# The locator's quality (share of grid lines seen) a grid found elsewhere
+# needs before the tracker moves to it.
+MOVE_QUALITY = 0.8
 # A board found elsewhere is the same board if at most this share of its
 # ring looks different (the rest matching closely).
 RING_OUTLIERS = 0.25
@@ -428,14 +431,18 @@ class BoardWatch:
                 self.lost = False
                 return [{"type": "view_found", "t": t, "board": self.board}], "here"
             return [], "here"
+        if fit.quality < MOVE_QUALITY:
+            return [], "lost"  # not convincing enough to move for: look again later
         moved = with_corners(fit, corners)
         there = board_patch(image, moved.homography, self.rows, self.cols, s.px, s.margin)
         cells = cell_means(there, self.rows + 2 * s.margin, self.cols + 2 * s.margin)
         light = fit_light(self._reference.cells, cells, use=self._ring)
         ring = light.residual[self._ring] > max(s.change, s.change_sigmas * light.scale)
         # Seen from a new angle a few ring cells catch the light differently;
-        # a wrong fit (say, fooled by a hand) matches hardly any.
-        if light.scale > s.unclear or ring.mean() > RING_OUTLIERS:
+        # a wrong fit (say, fooled by a hand) matches hardly any. Unless the
+        # grid we hold was itself a poor fit: then the better one wins.
+        doubtful = self.fit.quality < MOVE_QUALITY
+        if not doubtful and (light.scale > s.unclear or ring.mean() > RING_OUTLIERS):
             return [], "lost"  # not the board we knew: wait for a clearer look
         self.fit = moved
         self.gate.reset()
