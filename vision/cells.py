@@ -44,6 +44,8 @@ OUTLIER_FLOOR = 12.0
 # channels, and beyond this many times the typical scatter.
 PRINT_STEP = 45.0
 PRINT_FACTOR = 3.0
+# Symbols sit within this distance of a cell's centre (share of its side).
+MIDDLE = 0.26
 # Light print covering more of the patch than this is taken for glare.
 SYMBOL_SHARE_MAX = 0.35
 
@@ -71,12 +73,16 @@ def _median(a: np.ndarray, axis: int) -> np.ndarray:
     return np.asarray(np.take(np.partition(a, k, axis=axis), k, axis=axis))
 
 
-def patch_stats(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def patch_stats(
+    patches: np.ndarray, middle: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The dominant colour of each patch and its share of print.
 
     ``patches`` (..., n, 3) float BGR -> colour (..., 3) and ``printed``
     (...,): the share of pixels that differ from the colour by a clear step
-    (a symbol, a letter) and are not glare. See the module docstring.
+    (a symbol, a letter) and are not glare. ``middle`` (n,) bool: the pixels
+    where print is looked for (symbols sit in the middle of a cell; a tall
+    neighbour's side or shadow creeps in at the edges). See the module docstring.
     """
     centre = _median(patches, axis=-2)
     diff = patches - centre[..., None, :]
@@ -93,6 +99,8 @@ def patch_stats(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     # A light tint printed on a dark tile looks like glare pixel by pixel;
     # what tells them apart is size: a symbol is a small part of the patch,
     # a highlight a large smooth one.
+    if middle is not None:
+        far, glare = far[..., middle], glare[..., middle]
     dark_ink = (far & ~glare).mean(axis=-1)
     light_ink = (far & glare).mean(axis=-1)
     printed = dark_ink + np.where(light_ink <= SYMBOL_SHARE_MAX, light_ink, 0.0)
@@ -112,8 +120,12 @@ def cell_bgr(rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2
 def cell_features(
     rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Robust linear RGB (rows, cols, 3) and share of print (rows, cols) of every cell."""
-    bgr, printed = patch_stats(sample_patches(rectified_bgr, rows, cols, inset))
+    """Robust linear RGB (rows, cols, 3) and share of print (rows, cols) of every cell.
+
+    Print is looked for within MIDDLE of the cell's centre (share of its side)."""
+    frac = inset + (np.arange(SAMPLES) + 0.5) / SAMPLES * (1 - 2 * inset) - 0.5
+    middle = (np.abs(frac)[:, None] <= MIDDLE) & (np.abs(frac)[None, :] <= MIDDLE)
+    bgr, printed = patch_stats(sample_patches(rectified_bgr, rows, cols, inset), middle.ravel())
     return srgb_to_linear(bgr[..., ::-1] / 255.0), printed
 
 

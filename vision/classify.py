@@ -45,6 +45,10 @@ BARE_NEAR = 12.0  # ΔE within which a tile colour can pass for the board print
 # pass for the board: a gentler penalty (a starting tile has no symbol).
 BARE_PENALTY = 10.0
 GREYISH = 12.0  # chroma below which a colour is told apart by lightness alone
+# The margin a sure cell needs: this many times its distance to the best,
+# at least MIN_MARGIN_FLOOR, at most the palette's min_margin.
+MARGIN_PER_DISTANCE = 1.5
+MIN_MARGIN_FLOOR = 2.0
 # A cell with a channel this close to full scale (sRGB 250 of 255) is
 # clipped: the sensor lost how bright it really was.
 CLIPPED = 0.955
@@ -222,6 +226,10 @@ def match(
     half = th.max_distance / 2
     fit = np.clip((th.max_distance - d1) / max(half, 1e-6), 0.0, 1.0)
     confidence = posterior * fit
-    unsure = (d1 > th.max_distance) | (margin < th.min_margin)
+    # A cell that sits right on its colour may be closer to a rival than
+    # min_margin and still be sure: the margin needed grows with the
+    # distance to the best, up to min_margin (a black tile on a dark board).
+    needed = np.clip(MARGIN_PER_DISTANCE * d1, MIN_MARGIN_FLOOR, th.min_margin)
+    unsure = (d1 > th.max_distance) | (margin < needed)
     index = np.where(unsure, -1, best)
     return Match(palette, index, best, d1, margin, confidence, s)

@@ -118,13 +118,15 @@ def frame_cost(
     return np.asarray(cells.sum(axis=-1) + len(linear) * gain_prior(gains, start))
 
 
-def gain_prior(gains: np.ndarray, start: np.ndarray) -> np.ndarray:
+def gain_prior(
+    gains: np.ndarray, start: np.ndarray, colour_prior: float = GAIN_PRIOR
+) -> np.ndarray:
     """Negative log prior of gains (..., 3) given the start: exposure and colour apart."""
     lg = np.log(np.asarray(gains) / start)
     exposure = lg.mean(axis=-1)
     colour = lg - exposure[..., None]
     return np.asarray(
-        3 * exposure**2 / EXPOSURE_PRIOR**2 + (colour**2).sum(axis=-1) / GAIN_PRIOR**2
+        3 * exposure**2 / EXPOSURE_PRIOR**2 + (colour**2).sum(axis=-1) / colour_prior**2
     )
 
 

@@ -67,6 +67,10 @@ REFINE_STEPS = 3
 COLOURFUL = 15.0
 HUE_DRIFT = 0.45
 CHROMA_DRIFT = 0.8
+# One photo with no calibration: the light's colour may be anything from a
+# candle to shade, so the prior on it is weak (log units, see gain_prior).
+FIT_COLOUR_PRIOR = 2.0
+BOARD_SPREAD = 3.0
 # Printed and bare cells are kept this far apart when clustering.
 APART = 1000.0
 # A cell this colourful (chroma) is a tile under any plausible light.
@@ -140,7 +144,9 @@ class _Assigner:
         self.q = np.zeros((c, k))
         np.add.at(self.q, cluster, (y**2).sum(axis=-1))
         self.nominal = nominal
-        self.var = pal.spread**2
+        # The board's print spans the whole board, so uneven light spreads it
+        # more than a tile colour: it may scatter twice as far.
+        self.var = pal.spread**2 * np.where(pal.board, BOARD_SPREAD**2, 1.0)
         th = pal.thresholds
         # Per entry and axis (L, a, b): how far the true colour may sit from nominal.
         # y is in the scaled space (L* times lightness_weight): scale L's drift alike.
@@ -311,7 +317,7 @@ def fit_palette(
         y = bounded_lab(cells, g, palette, clip) * scale
         assigner = _Assigner(y, cluster, nominal, palette, pen)
         a, cost = assigner.solve()
-        cost += float(gain_prior(g, g0))
+        cost += float(gain_prior(g, g0, FIT_COLOUR_PRIOR))
         if best is None or cost < best[0]:
             best = (cost, g, a, assigner)
     assert best is not None

@@ -51,7 +51,8 @@ class Reading:
     ``entry`` (rows, cols) int, the palette entry each cell is closest to
     (even when unsure); ``distance`` and ``margin`` (rows, cols) in ΔE;
     ``gains`` (3,) the white balance used (linear R, G, B); ``palette`` the
-    palette the cells were matched against (fitted, for a single photo).
+    palette the cells were matched against (fitted, for a single photo);
+    ``scores`` (rows, cols, K) every entry's ΔE-equivalent distance.
     """
 
     codes: np.ndarray
@@ -62,6 +63,7 @@ class Reading:
     margin: np.ndarray
     gains: np.ndarray
     palette: Palette
+    scores: np.ndarray
 
     @property
     def rows(self) -> list[str]:
@@ -114,7 +116,9 @@ def read_cells(
     confidence = m.confidence
     if symbols is not None:
         codes, confidence = _add_symbols(symbols, used_palette, m.index, codes, confidence)
-    return Reading(codes, confidence, lab, m.best, m.distance, m.margin, used_gains, used_palette)
+    return Reading(
+        codes, confidence, lab, m.best, m.distance, m.margin, used_gains, used_palette, m.scores
+    )
 
 
 def _read_colours(

@@ -85,6 +85,7 @@ def turned(reading: Reading, k: int) -> Reading:
         entry=turn(reading.entry, k),
         distance=turn(reading.distance, k),
         margin=turn(reading.margin, k),
+        scores=turn(reading.scores, k),
     )
 
 

@@ -32,6 +32,7 @@ from device.commands.score import load_cards
 from engine.bits import Board, load_settings, score_board
 from vision.annotate import draw_reading
 from vision.draw import draw_grid, draw_miss
+from vision.gravity import settled
 from vision.gridfit import GridFit
 from vision.orientation import gravity_quarters
 from vision.palette import Palette
@@ -188,6 +189,10 @@ def run(args: argparse.Namespace) -> int:
         )
         k = oriented(photo.fit, profile, game_board, reading.codes)
         codes, conf = turn(reading.codes, k), turn(reading.confidence, k)
+        if game_board:
+            # Tiles rest: a near-board cell floating above the board is board.
+            codes, moved = settled(codes, turn(reading.scores, k), reading.palette.codes)
+            conf = np.where(moved, 0.5, conf)
         cells = ["".join(row) for row in codes.tolist()]
         out["corners"] = [
             [round(float(x), 2), round(float(y), 2)] for x, y in turn_corners(photo.fit.corners, k)

@@ -42,6 +42,7 @@ from calibration.palette import load_palette
 from calibration.profile import Profile
 from calibration.wizard import build_profile
 from device.cli import EXIT_OK, CliError, print_json
+from vision.gravity import settled
 from vision.orientation import gravity_quarters
 from vision.palette import Palette
 from vision.photo import read_photo
@@ -206,6 +207,8 @@ def sim_board(
     reading, fit = photo.reading, photo.fit
     k = _truth_turns(fit.corners, frame.corners)
     codes = turn(reading.codes, k)
+    if game == "bits":  # as tilewatch read does for a BITS board
+        codes, _ = settled(codes, turn(reading.scores, k), reading.palette.codes)
     board = compare(
         name, frame.board, ["".join(r) for r in codes.tolist()], ms, **_tags(frame.conditions)
     )

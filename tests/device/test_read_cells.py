@@ -52,7 +52,7 @@ def test_no_card_no_score_and_lits_counts_symbols(tmp_path, capsys):
     lits = load_palette("lits")
     board = ["X..O", ".LLL", "O.XL", "..O."]
     img = np.full((400, 400, 3), 90, np.uint8)
-    img[40:360, 40:360] = render_board(board, lits, noise=1, cell_px=80)
+    img[40:360, 40:360] = render_board(board, lits, noise=1, cell_px=80, tile_symbols=False)
     path = tmp_path / "lits.png"
     cv2.imwrite(str(path), img)
     code, out = read_json(

@@ -87,9 +87,9 @@ def render_board(
     """A rectified board (rows*cell_px, cols*cell_px, 3) BGR uint8.
 
     ``cells``: board text rows; a code of a palette entry, or a printed
-    symbol (``X`` ``O`` ``.``) of an entry that lists symbols. Cells of
-    entries without symbols get a tile symbol (a ring in a darker tint)
-    when ``tile_symbols``; neutral-entry cells never do.
+    symbol (``X`` ``O`` ``.``) of an entry that lists symbols. Tiles (entries
+    that are not the board and list no symbols) get a player's symbol (a
+    disc in a darker tint) when ``tile_symbols``, the grey tile included.
     """
     light = light or Light()
     rng = np.random.default_rng(seed)
@@ -107,7 +107,7 @@ def render_board(
             centre = (cell_px // 2, cell_px // 2)
             if palette.symbols[k]:
                 _draw_symbol(patch, code, cell_px, ink_dark)
-            elif tile_symbols and not palette.neutral[k]:
+            elif tile_symbols and not palette.board[k]:
                 tint = base * 0.55
                 cv2.circle(patch, centre, int(cell_px * 0.17), tint.tolist(), -1, cv2.LINE_AA)
     line = lab_to_linear(np.asarray(line_lab, dtype=np.float64))
