@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -65,6 +66,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return err.code
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (``| head``): not an error of ours. Point
+        # stdout at /dev/null so Python's exit flush does not complain again.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     return int(code or 0)
 
 
