@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.colour import lab_distance, lab_to_linear, linear_to_lab
+from vision.colour import lab_distance, linear_to_lab
 from vision.palette import Palette
 
 # Print on a cell (share of its patch) rules out colours marked plain: no
@@ -44,7 +44,6 @@ BARE_NEAR = 12.0  # ΔE within which a tile colour can pass for the board print
 # A bare cell on a board whose tiles carry symbols, read as a tile that can
 # pass for the board: a gentler penalty (a starting tile has no symbol).
 BARE_PENALTY = 10.0
-GREYISH = 12.0  # chroma below which a colour is told apart by lightness alone
 # The margin a sure cell needs: this many times its distance to the best,
 # at least MIN_MARGIN_FLOOR, at most the palette's min_margin.
 MARGIN_PER_DISTANCE = 1.5
@@ -90,20 +89,10 @@ class Match:
         return np.asarray(lookup[self.index])  # -1 picks the trailing '?'
 
 
-def lightness_weights(palette: Palette) -> np.ndarray:
-    """Weight of L* in each entry's ΔE (K,).
-
-    Shading mostly changes lightness, so colourful entries forgive it
-    (``lightness_weight``); but greys (a black tile, a dark board print, a grey
-    tile) differ only in lightness, so for them it counts in full."""
-    chroma = np.hypot(palette.lab[:, 1], palette.lab[:, 2])
-    return np.where(chroma < GREYISH, 1.0, palette.thresholds.lightness_weight)
-
-
 def scores(lab: np.ndarray, palette: Palette) -> np.ndarray:
     """ΔE-equivalent distance of every colour (S, 3) to every entry: (S, K)."""
     th = palette.thresholds
-    d = lab_distance(np.asarray(lab)[..., None, :], palette.lab, lightness_weights(palette))
+    d = lab_distance(np.asarray(lab)[..., None, :], palette.lab, palette.lightness_weights)
     return np.asarray(d * (th.spread / np.maximum(palette.spread, 1e-6)))
 
 
@@ -135,7 +124,7 @@ def bounded_lab(
     if not clipped.any():
         lab = linear_to_lab(obs * g)
         return np.broadcast_to(lab[..., None, :], (*lab.shape[:-1], len(palette), 3))
-    shown = lab_to_linear(palette.lab) / g[..., None, :]  # (..., K, 3) what each would show
+    shown = palette.linear / g[..., None, :]  # (..., K, 3) what each would show
     x = np.where(clipped[..., None, :], np.maximum(obs[..., None, :], shown), obs[..., None, :])
     return linear_to_lab(x * g[..., None, :])
 
@@ -143,7 +132,7 @@ def bounded_lab(
 def scores_bounded(lab_k: np.ndarray, palette: Palette) -> np.ndarray:
     """Scores (..., K) from :func:`bounded_lab` colours (..., K, 3)."""
     th = palette.thresholds
-    d = lab_distance(lab_k, palette.lab, lightness_weights(palette))
+    d = lab_distance(lab_k, palette.lab, palette.lightness_weights)
     return np.asarray(d * (th.spread / np.maximum(palette.spread, 1e-6)))
 
 

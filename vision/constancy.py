@@ -32,7 +32,6 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vision.classify import Match, clipped_channels, match, scores_linear
-from vision.colour import lab_to_linear
 from vision.palette import Palette
 
 # Prior on the gains, in natural-log units: how far exposure (all channels
@@ -152,7 +151,7 @@ def balance(
     pen = None if penalty is None else np.asarray(penalty).reshape(len(cells), -1)
     g0 = np.ones(3) if start is None else np.asarray(start, dtype=np.float64)
     anchor = palette.neutral if palette.neutral.any() else np.ones(len(palette), bool)
-    target = lab_to_linear(palette.lab)
+    target = palette.linear
 
     def read(g: np.ndarray) -> Match:
         return match(None, palette, scores_linear(cells, g, palette, clip), pen)

@@ -32,8 +32,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 import numpy as np
+
+# Chroma below which a colour is told apart by lightness alone (greys: a
+# black tile, a dark board print, a grey tile).
+GREYISH = 12.0
 
 # Shapes the symbol reader knows (vision.symbols); a palette lists which of them
 # a cell may show, using these letters as the cell codes they read as.
@@ -140,6 +145,23 @@ class Palette:
 
     def __len__(self) -> int:
         return len(self.codes)
+
+    @cached_property
+    def linear(self) -> np.ndarray:
+        """The colours in linear-light RGB (K, 3), as a camera balanced for them shows them."""
+        from vision.colour import lab_to_linear
+
+        return lab_to_linear(self.lab)
+
+    @cached_property
+    def lightness_weights(self) -> np.ndarray:
+        """Weight of L* in each entry's ΔE (K,).
+
+        Shading mostly changes lightness, so colourful entries forgive it
+        (``lightness_weight``); but greys differ only in lightness, so for
+        them it counts in full."""
+        chroma = np.hypot(self.lab[:, 1], self.lab[:, 2])
+        return np.where(chroma < GREYISH, 1.0, self.thresholds.lightness_weight)
 
     def index(self, code: str) -> int:
         """The first entry with this code."""

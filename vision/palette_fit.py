@@ -42,7 +42,6 @@ import numpy as np
 
 from vision.classify import (
     BARE_PENALTY,
-    GREYISH,
     PRINT_MIN,
     SYMBOL_SHARE,
     SYMBOL_TILES,
@@ -50,9 +49,9 @@ from vision.classify import (
     clipped_channels,
     scores_linear,
 )
-from vision.colour import lab_to_linear, linear_to_lab
+from vision.colour import linear_to_lab
 from vision.constancy import gain_prior, gains_between
-from vision.palette import Palette
+from vision.palette import GREYISH, Palette
 
 # Clusters are cut where complete linkage exceeds this many spreads.
 CLUSTER_SPREADS = 2.5
@@ -293,7 +292,7 @@ def fit_palette(
     th = palette.thresholds
     scale = np.array([th.lightness_weight, 1.0, 1.0])
     g0 = np.ones(3) if start is None else np.asarray(start, dtype=np.float64)
-    nominal_lin = lab_to_linear(palette.lab)
+    nominal_lin = palette.linear
     nominal = palette.lab * scale
 
     features = linear_to_lab(cells * g0) * scale

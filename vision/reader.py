@@ -137,12 +137,14 @@ def _read_colours(
             linear, palette, start=gains, clipped=clipped, penalty=penalty, printed=printed
         )
         used_gains, used = fitted.gains, fitted.palette
+        s = scores_linear(linear, used_gains, used, clipped).reshape(*shape, len(used))
+        penalty = print_penalty(printed, used)
+        m = match(None, used, s, penalty)
     else:
         b = balance(linear, palette, start=gains, clipped=clipped, penalty=penalty)
         used_gains, used = b.gains, palette
-    s = scores_linear(linear, used_gains, used, clipped).reshape(*shape, len(used))
-    penalty = print_penalty(printed, used)
-    m = match(None, used, s, penalty)
+        m = b.match.reshaped(shape)  # read under these gains already, penalties included
+        s = m.scores if penalty is None else m.scores - penalty
     bare = bare_penalty(printed, m)
     if bare is not None:
         m = match(None, used, s, bare if penalty is None else penalty + bare)

@@ -35,7 +35,7 @@ import numpy as np
 QUADRATIC_CELLS = 16
 # Huber scale for the robust fit, in natural-log units (~12% brightness).
 HUBER = 0.12
-IRLS_STEPS = 6
+IRLS_STEPS = 4
 TUKEY = 3.0  # biweight cut-off, in Huber scales
 # Cells whose log-chromaticities differ by less than this are one material.
 CHROMA_LINK = 0.12

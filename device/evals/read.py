@@ -219,12 +219,8 @@ def sim_board(
 
 def calibrate_on(game: str, seed: int, palette: Palette) -> Profile | None:
     """A profile from a daylight frame of this table, confirmed with the truth."""
-    frame = next(
-        still_frames(
-            game, seed + 10_000, 1, kelvin=6500.0, white_balance=1.0, shadow=0.0, glare=0.0
-        ),
-        None,
-    )
+    daylight = {"kelvin": 6500.0, "white_balance": 1.0, "shadow": 0.0, "glare": 0.0}
+    frame = next(still_frames(game, seed, 1, moments="calibration", **daylight), None)
     if frame is None:
         return None
     rows, cols = len(frame.board), len(frame.board[0])
