@@ -36,6 +36,16 @@ PEAK_RATIO = 2.0
 # ... and at least this strong in absolute terms (Sobel units on 0..255 grey),
 # so flat paper or the replicated image border never "supports" a line.
 PEAK_FLOOR = 8.0
+# A line's peak must show at both ends of a segment with this share of the
+# ratio asked of the whole segment.
+END_SHARE = 0.5
+# Below this parity balance (see Support.every_other) a lattice is taken for
+# one at half the pitch; true lattices on simulated boards stay above 0.44.
+EVERY_OTHER = 0.3
+# A supported line's peak stands this many times above the profile beside it.
+FLANK_RATIO = 1.5
+# A half-way line's ends must show this share of its middle's peak.
+EVEN_LINE = 0.7
 # How much a half-way line (a finer grid than asked for) costs a candidate.
 BETWEEN_WEIGHT = 0.5
 
@@ -81,7 +91,13 @@ class LatticeView:
     column ``i`` at view row ``y`` (shape ``(cols, height)``). ``to_view`` maps
     level-0 image pixels to view pixels. ``vertical_seen`` ``(cols + 1, rows)``
     and ``horizontal_seen`` ``(rows + 1, cols)`` say which segments lie inside
-    the picture: one outside it can support nothing."""
+    the picture: one outside it can support nothing. ``vertical_ends`` and
+    ``horizontal_ends`` (same shapes as the profiles) are the weaker of the
+    segment's two ends only (its first and last sixteenth to quarter): a line
+    runs the whole cell, a symbol printed in its middle does not reach them.
+    ``vertical_quarters`` and ``horizontal_quarters`` likewise, a little
+    further in (an eighth to five sixteenths), for half-way lines, where a
+    crossing line bent by the lens would otherwise pass for one."""
 
     rows: int
     cols: int
@@ -90,6 +106,10 @@ class LatticeView:
     to_view: np.ndarray
     vertical_seen: np.ndarray
     horizontal_seen: np.ndarray
+    vertical_ends: np.ndarray
+    horizontal_ends: np.ndarray
+    vertical_quarters: np.ndarray
+    horizontal_quarters: np.ndarray
 
     @staticmethod
     def line_position(k: int | np.ndarray) -> np.ndarray:
@@ -115,10 +135,22 @@ def look(pyramid: Pyramid, homography: np.ndarray, rows: int, cols: int) -> Latt
     )
     gx = gradient(view, 1, 0)
     gy = gradient(view, 0, 1)
-    vertical = _segment_means(gx[m : m + rows * s], rows)
-    horizontal = _segment_means(np.ascontiguousarray(gy[:, m : m + cols * s].T), cols)
+    v_band = gx[m : m + rows * s]
+    h_band = np.ascontiguousarray(gy[:, m : m + cols * s].T)
     v_seen, h_seen = _seen(homography, rows, cols, pyramid.shape)
-    return LatticeView(rows, cols, vertical, horizontal, to_view, v_seen, h_seen)
+    return LatticeView(
+        rows,
+        cols,
+        _segment_means(v_band, rows),
+        _segment_means(h_band, cols),
+        to_view,
+        v_seen,
+        h_seen,
+        _segment_ends(v_band, rows, 1 / 16, 1 / 4),
+        _segment_ends(h_band, cols, 1 / 16, 1 / 4),
+        _segment_ends(v_band, rows, 1 / 8, 5 / 16),
+        _segment_ends(h_band, cols, 1 / 8, 5 / 16),
+    )
 
 
 @functools.lru_cache(maxsize=64)
@@ -158,6 +190,20 @@ def _segment_means(band: np.ndarray, n: int) -> np.ndarray:
     return cv2.resize(middle, (band.shape[1], n), interpolation=cv2.INTER_AREA)
 
 
+def _segment_ends(band: np.ndarray, n: int, start: float, stop: float) -> np.ndarray:
+    """The weaker of the means over each segment's two end zones, from
+    ``start`` to ``stop`` of a cell in from either end: ``(n, width)``. A
+    printed line shows in both ends; a tile's symbol, a digit or an X in the
+    cell's middle in neither."""
+    s = VIEW_CELL_PX
+    blocks = band.reshape(n, s, -1)
+    a, b = round(start * s), round(stop * s)
+    first = blocks[:, a:b].mean(axis=1)
+    last = blocks[:, s - b : s - a].mean(axis=1)
+    ends: np.ndarray = np.minimum(first, last)
+    return ends
+
+
 _CHANNEL_MEAN = np.full((1, 3), 1 / 3, np.float32)
 
 
@@ -176,11 +222,11 @@ def _interior(length: int, n_cells: int) -> np.ndarray:
     return (frac > 0.3) & (u > 0) & (u < n_cells)
 
 
-def _cell_level(profiles: np.ndarray, n_cells: int) -> np.ndarray:
-    """Each segment's typical gradient inside the cells (its median; +1 so a flat
-    picture never divides by zero)."""
+def _cell_level(profiles: np.ndarray, n_cells: int, share: float = 0.5) -> np.ndarray:
+    """Each segment's gradient inside the cells: the ``share`` quantile (the
+    median by default; +1 so a flat picture never divides by zero)."""
     inside = profiles[:, _interior(profiles.shape[1], n_cells)]
-    k = inside.shape[1] // 2
+    k = int(inside.shape[1] * share)
     return np.partition(inside, k, axis=1)[:, k] + 1.0
 
 
@@ -227,36 +273,96 @@ class Support:
         return float(min(np.mean(side) for side in sides))
 
     @property
+    def balanced(self) -> float:
+        """The geometric mean of the shares of vertical and of horizontal
+        segments supported: a lattice at half the pitch across (every other
+        line in the middle of a cell) still has all its horizontal segments
+        on lines, and twice as many of them, but only half its vertical ones."""
+        v = float(np.mean(self.vertical >= PEAK_RATIO))
+        h = float(np.mean(self.horizontal >= PEAK_RATIO))
+        return float(np.sqrt(v * h))
+
+    @property
     def rank(self) -> float:
-        """What candidates are compared by: the share of all segments supported
-        (a segment outside the picture counts as unsupported, so a grid pushed
-        off the edge loses to the one it overlaps), less half the share of
-        half-way lines (a finer grid than asked for)."""
-        return self.score - BETWEEN_WEIGHT * self.between
+        """What candidates are compared by: the share of segments supported,
+        balanced between the two directions (:meth:`balanced`; a segment
+        outside the picture counts as unsupported, so a grid pushed off the
+        edge loses to the one it overlaps), less half the share of half-way
+        lines (a finer grid than asked for)."""
+        return self.balanced - BETWEEN_WEIGHT * self.between
+
+    @property
+    def every_other(self) -> float:
+        """How evenly the lines are supported between odd and even places
+        (the weaker parity's mean share over the stronger's, the lower of the
+        two directions; 1 with fewer than three lines): near 0 for a lattice
+        at half the pitch, whose every other line runs through cell middles."""
+        out = 1.0
+        for family in (self.vertical, self.horizontal):
+            if len(family) < 3:
+                continue
+            share = np.mean(family >= PEAK_RATIO, axis=1)
+            even, odd = float(share[0::2].mean()), float(share[1::2].mean())
+            if max(even, odd) > 0:
+                out = min(out, min(even, odd) / max(even, odd))
+        return out
 
     @property
     def value(self) -> float:
         """How believable the winner is (about 0..1): its rank, scaled down when
         one side is poorly supported (under 70% of its segments), as when a grid
-        claims a row of table or margin that is not there."""
-        return self.rank * min(1.0, self.weakest_side / 0.7)
+        claims a row of table or margin that is not there, and when every other
+        line is missing (under ``EVERY_OTHER``, see :meth:`every_other`)."""
+        sides = min(1.0, self.weakest_side / 0.7)
+        return self.rank * sides * min(1.0, self.every_other / EVERY_OTHER)
 
 
 def _ratios(
-    profiles: np.ndarray, n_cells: int, half: float, seen: np.ndarray
+    profiles: np.ndarray,
+    ends: np.ndarray,
+    quarters: np.ndarray,
+    n_cells: int,
+    half: float,
+    seen: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Peak-to-cell ratio per (line, segment) and per (half-way line, segment);
-    0 for segments outside the picture."""
+    """Peak-to-cell ratio per (line, segment) and per (half-way line, segment),
+    the latter at the segments' quarters only (see :class:`LatticeView`); 0 for
+    segments outside the picture, and for a peak that does not reach both of
+    the segment's ends (``END_SHARE`` of the ratio asked): a line runs the
+    whole cell, a symbol printed in a cell's middle does not."""
     length = profiles.shape[1]
-    cells = _cell_level(profiles, n_cells)
+    # The quiet quartile: the middles of the cells are where symbols, digits
+    # and X/O marks are printed, and a row full of them must not drown its lines.
+    cells = _cell_level(profiles, n_cells, 0.25)
     win = np.clip(_windows(n_cells + 1, half), 0, length - 1)
     peaks = profiles[:, win].max(axis=2).T  # (lines, segments)
-    ok = peaks >= PEAK_FLOOR
+    reach = ends[:, win].max(axis=2).T
+    ok = (peaks >= PEAK_FLOOR) & (reach >= END_SHARE * PEAK_RATIO * cells[None, :])
+    ok &= reach >= EVEN_LINE * END_SHARE * peaks
+    # A line is a crest: the profile falls away beside the window on at least
+    # one side (the other may be a textured table), where the diagonal edges
+    # of a symbol or a tile's bevel make a broad plateau.
+    ok &= peaks >= FLANK_RATIO * _flanks(profiles, n_cells, half)
     on = np.where(ok, peaks / cells[None, :], 0.0)
     mid = np.clip(win[:-1] + VIEW_CELL_PX // 2, 0, length - 1)
-    mids = profiles[:, mid].max(axis=2).T
-    off = np.where(mids >= PEAK_FLOOR, mids / cells[None, :], 0.0)
+    mids = quarters[:, mid].max(axis=2).T
+    # ... and about as strong at the ends as in the middle (a symbol's tip is not).
+    even = mids >= EVEN_LINE * profiles[:, mid].max(axis=2).T
+    off = np.where((mids >= PEAK_FLOOR) & even, mids / cells[None, :], 0.0)
     return on * seen, off * (seen[:-1] & seen[1:])
+
+
+def _flanks(profiles: np.ndarray, n_cells: int, half: float) -> np.ndarray:
+    """Per (line, segment): the profile's floor just beyond the window on the
+    lower of its two sides (the least over four pixels each side)."""
+    length = profiles.shape[1]
+    w = int(np.floor(half))
+    centre = np.round(LatticeView.line_position(np.arange(n_cells + 1))).astype(int)
+    steps = np.arange(w + 1, w + 5)
+    left = np.clip(centre[:, None] - steps[None, :], 0, length - 1)
+    right = np.clip(centre[:, None] + steps[None, :], 0, length - 1)
+    floor: np.ndarray = np.minimum(profiles[:, left].min(axis=2), profiles[:, right].min(axis=2)).T
+    return floor
 
 
 def support(view: LatticeView, tolerance: float = 0.12) -> Support:
@@ -271,8 +377,22 @@ def windows(
     once: ``(i0, j0, support)`` with the window's upper-left cell at column
     ``i0``, row ``j0`` (one warp for all placements of a partial grid)."""
     half = tolerance * VIEW_CELL_PX
-    v_on, v_mid = _ratios(view.vertical, view.cols, half, view.vertical_seen)
-    h_on, h_mid = _ratios(view.horizontal, view.rows, half, view.horizontal_seen)
+    v_on, v_mid = _ratios(
+        view.vertical,
+        view.vertical_ends,
+        view.vertical_quarters,
+        view.cols,
+        half,
+        view.vertical_seen,
+    )
+    h_on, h_mid = _ratios(
+        view.horizontal,
+        view.horizontal_ends,
+        view.horizontal_quarters,
+        view.rows,
+        half,
+        view.horizontal_seen,
+    )
     out = []
     for i0 in range(view.cols - cols + 1):
         for j0 in range(view.rows - rows + 1):
@@ -319,21 +439,24 @@ def overhang(pyramid: Pyramid, homography: np.ndarray, rows: int, cols: int) -> 
 
 
 def _peaks(
-    profiles: np.ndarray, n_cells: int, half: float
+    profiles: np.ndarray, ends: np.ndarray, n_cells: int, half: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sub-pixel line position per (line, segment): positions, strengths, validity.
 
-    The line is the strongest bump of the smoothed profile within ``half``
-    pixels of the prediction; its position is the centroid of the raw profile
-    (above the cells' level) around that bump, so a thick line's two edges
-    balance out at its middle and a step edge stays on the step."""
+    The line is the strongest bump within ``half`` pixels of the prediction
+    of the smoothed profile where it also shows at the segment's ends
+    (``ends``, see :class:`LatticeView`: a ring or a cross printed in the
+    cell beside the line does not); its position is the centroid of the raw
+    profile (above the cells' level) around that bump, so a thick line's two
+    edges balance out at its middle and a step edge stays on the step."""
     length = profiles.shape[1]
     s = VIEW_CELL_PX
     smooth = cv2.GaussianBlur(profiles, (0, 0), sigmaX=s / 8, sigmaY=1e-3)
+    whole = cv2.GaussianBlur(np.minimum(profiles, ends), (0, 0), sigmaX=s / 8, sigmaY=1e-3)
     cells = _cell_level(profiles, n_cells)
     r = max(2, s // 5)
     win = np.clip(_windows(n_cells + 1, half), r, length - 1 - r)  # (lines, w)
-    best = smooth[:, win].argmax(axis=2)  # (segments, lines)
+    best = whole[:, win].argmax(axis=2)  # (segments, lines)
     centre = win[np.arange(win.shape[0])[None, :], best]
     seg = np.arange(len(profiles))[:, None, None]
     around = centre[..., None] + np.arange(-r, r + 1)[None, None, :]
@@ -374,11 +497,18 @@ def measure(view: LatticeView, reach: float, only: Segments | None = None) -> li
     from_view = np.linalg.inv(view.to_view)
     found = []
     masks = (None, None) if only is None else only
-    for profiles, n_cells, vertical, seen, mask in (
-        (view.vertical, view.cols, True, view.vertical_seen, masks[0]),
-        (view.horizontal, view.rows, False, view.horizontal_seen, masks[1]),
+    for profiles, ends, n_cells, vertical, seen, mask in (
+        (view.vertical, view.vertical_quarters, view.cols, True, view.vertical_seen, masks[0]),
+        (
+            view.horizontal,
+            view.horizontal_quarters,
+            view.rows,
+            False,
+            view.horizontal_seen,
+            masks[1],
+        ),
     ):
-        pos, strength, valid = _peaks(profiles, n_cells, half)
+        pos, strength, valid = _peaks(profiles, ends, n_cells, half)
         valid &= seen
         weight = np.sqrt(strength)
         if mask is not None:

@@ -32,7 +32,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision import blobs, extend, lattice, tiles
+from vision import blobs, comb, extend, families, lattice, tiles
 from vision.corners import local_corners
 from vision.gridfit import GridFit
 from vision.quads import candidate_quads
@@ -61,6 +61,12 @@ BLOB_GROUPS = 3
 EXTEND_TOP = 3
 # A refined fit this good ends the search early.
 CONVINCING = 0.8
+# Line-family lattices refined when the search is doubtful, and the pitches
+# their combs try (a rough lattice spans the board, margins and all).
+FAMILY_TOP = 3
+FAMILY_PITCHES = (0.35, 1.6)
+# Re-combed lattices refined (see _recomb).
+RECOMB_TOP = 2
 # A fit is accepted when this share of line segments is supported.
 MIN_QUALITY = 0.45
 
@@ -113,7 +119,8 @@ def locate_grid(
     image = as_bgr_or_gray(image)
     pyramid = lattice.Pyramid(image)
 
-    quads, found_blobs = outlines(image, rows, cols)
+    value = search_copy(image)
+    quads, found_blobs = outlines(value, image.shape[:2], rows, cols)
     starts: list[tuple[np.ndarray, np.ndarray | None]] = []
     if hint is not None:
         corners = hint.corners if isinstance(hint, GridFit) else np.asarray(hint, np.float64)
@@ -131,12 +138,21 @@ def locate_grid(
 
     best = _refine_best(pyramid, [H for _, H, _ in ranked[:REFINE_TOP]], rows, cols)
     if best is None or best[0] < DOUBTFUL:
-        # Inner-lattice hypothesis: the best outlines may be blocks of the grid.
+        # Inner-lattice hypothesis: the best outlines may be blocks of the grid;
+        # and the straight edges' two directions, whatever made them.
         blocks = [q for _, _, q in ranked[:EXTEND_TOP] if q is not None]
         grown = [H for q in blocks for _, H in extend.placements(pyramid, q, rows, cols)]
-        other = _refine_best(pyramid, grown, rows, cols)
+        combed = [
+            H
+            for _, H, _ in _rank(
+                pyramid, _from_families(pyramid, value, image.shape[:2], rows, cols), rows, cols
+            )[:FAMILY_TOP]
+        ]
+        other = _refine_best(pyramid, grown + combed, rows, cols)
         if other is not None and (best is None or other[0] > best[0]):
             best = other
+    if best is not None:
+        best = _recomb(pyramid, best, rows, cols)
     if best is None or best[0] < MIN_QUALITY:
         return None
     score, H, s, found = best
@@ -155,17 +171,45 @@ def locate_grid(
     )
 
 
-def outlines(image: np.ndarray, rows: int, cols: int) -> tuple[list[np.ndarray], list[blobs.Blob]]:
-    """Candidate outlines (``UL UR LR LL``) and cell-like blobs, in image
-    pixels, searched on a copy no larger than ``SEARCH_SIDE``."""
+def search_copy(image: np.ndarray) -> np.ndarray:
+    """The brightness (:func:`brightness`) of ``image`` on a copy no larger than
+    ``SEARCH_SIDE``, where outlines and edges are searched."""
     h, w = image.shape[:2]
     scale = min(1.0, SEARCH_SIDE / max(h, w))
     value = brightness(image)
     if scale < 1.0:
         value = cv2.resize(value, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return value
+
+
+def outlines(
+    value: np.ndarray, shape: tuple[int, int], rows: int, cols: int
+) -> tuple[list[np.ndarray], list[blobs.Blob]]:
+    """Candidate outlines (``UL UR LR LL``) and cell-like blobs, in pixels of
+    the image of ``shape`` (rows, columns), searched on its :func:`search_copy`."""
+    scale = value.shape[0] / shape[0]
     quads, found = candidate_quads(value, rows, cols)
     grown = [b.scaled(1 / scale) for b in found]
     return [q / scale for q in quads], grown
+
+
+def _from_families(
+    pyramid: lattice.Pyramid, value: np.ndarray, shape: tuple[int, int], rows: int, cols: int
+) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """Starts from the straight edges' two directions (:mod:`vision.families`),
+    their pitch and place re-found along each axis (:mod:`vision.comb`)."""
+    scale = value.shape[0] / shape[0]
+    segs = families.segments(value) / scale
+    rough = families.lattices(segs, families.vanishing_points(segs), rows, cols)
+    starts: list[tuple[np.ndarray, np.ndarray | None]] = []
+    for H in rough:
+        try:
+            starts += [
+                (c, None) for c in comb.recombs(pyramid, H, rows, cols, pitches=FAMILY_PITCHES)
+            ]
+        except (np.linalg.LinAlgError, cv2.error):
+            continue
+    return starts
 
 
 def _rank(
@@ -220,6 +264,33 @@ def _ends(overhang: float) -> float:
     continuation (text beside a printed grid, a ramp's ticks), so only most of
     a side's lines going on counts, up to halving the quality."""
     return 1.0 - 2.0 * max(0.0, overhang - 0.75)
+
+
+def _recomb(pyramid: lattice.Pyramid, best: Refined, rows: int, cols: int) -> Refined:
+    """The winner with each axis's pitch and place re-found from the lines
+    (:mod:`vision.comb`), if such a lattice is better supported once refined:
+    a lattice that took a row of header art or table for cells, or an
+    outline of the whole board for the grid, has the true one beside it."""
+    H = best[1]
+    try:
+        others = comb.recombs(pyramid, H, rows, cols)
+    except (np.linalg.LinAlgError, cv2.error):
+        return best
+    starts: list[tuple[np.ndarray, np.ndarray | None]] = []
+    for other in others:
+        moved = apply_homography(H, corners_from_homography(other, rows, cols))
+        if np.all(np.isfinite(moved)) and np.abs(moved - grid_corners(rows, cols)).max() > 0.25:
+            starts.append((other, None))
+    ranked = _rank(pyramid, starts, rows, cols)
+    found = _refine_best(pyramid, [H for _, H, _ in ranked[:RECOMB_TOP]], rows, cols)
+    if found is None or found[0] <= best[0]:
+        return best
+    # Only another placement counts (its corners moved half a cell on average):
+    # a lattice that settled nearer is the winner pulled by raised tiles'
+    # displaced edges.
+    moved = apply_homography(H, corners_from_homography(found[1], rows, cols))
+    shift = np.linalg.norm(moved - grid_corners(rows, cols), axis=1).mean()
+    return found if shift >= 0.5 else best
 
 
 def _refine_best(

@@ -7,7 +7,8 @@ a fraction of the grid's side (the mean of its four sides); a photo counts as
 it is. Photos: ``../shared/data/sudoku-grids`` (9x9, labelled corners), split
 into two halves by row order (even rows / odd rows) so a figure tuned on one
 half can be checked on the other. Simulated frames: random tables, lights and
-lenses from the simulator, at a moment when no hand is over the board, with
+lenses from the simulator (seeds from ``--first-seed``, so tuning and
+reporting can use different tables), at a moment when no hand is over the board, with
 the renderer's exact corners; the board's own upper-left is not known to a
 generic search, so the corner order that fits best is used.
 """
@@ -18,6 +19,7 @@ import argparse
 import csv
 import random
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -128,26 +130,34 @@ def photo_items(folder: Path, limit: int | None) -> list[Item]:
     return items
 
 
-def sim_items(game: str, frames: int, size: tuple[int, int]) -> list[Item]:
-    """``frames`` simulated frames of ``game``, one random table each (seed = index)."""
+def sim_frames(
+    game: str, frames: int, size: tuple[int, int], first_seed: int = 0
+) -> Iterator[tuple[str, np.ndarray, np.ndarray, int, int]]:
+    """``(name, image, corners, rows, cols)`` of ``frames`` simulated frames of
+    ``game``, one random table each (seeds ``first_seed`` onwards: tune on
+    one range, report on another), each at a still moment with no hand over
+    the board (a table with none in 40 tries is skipped)."""
     from device.sources.simulated import SimulatedSource  # only when asked: it is heavy
 
-    items = []
-    for seed in range(frames):
+    for seed in range(first_seed, first_seed + frames):
         source = SimulatedSource(game, fps=4, conditions=f"random:{seed}", seed=seed, size=size)
         rng = random.Random(f"eval-locate:{game}:{seed}")
-        frame = None
-        for _ in range(40):  # a still moment with no hand over the board
-            candidate = source.frame_at(rng.uniform(0, source.script.duration), seed)
-            if not candidate.meta["hand_over_board"] and not candidate.meta["moving"]:
-                frame = candidate
+        for _ in range(40):
+            frame = source.frame_at(rng.uniform(0, source.script.duration), seed)
+            if not frame.meta["hand_over_board"] and not frame.meta["moving"]:
+                rows, cols = frame.meta["grid"]
+                truth = np.array(frame.meta["corners"], np.float64)
+                yield f"{game}#{seed}", frame.image, truth, rows, cols
                 break
-        if frame is None:
-            continue
-        rows, cols = frame.meta["grid"]
-        truth = np.array(frame.meta["corners"], np.float64)
-        items.append(measure(frame.image, truth, rows, cols, f"{game}#{seed}", any_order=True))
-    return items
+
+
+def sim_items(game: str, frames: int, size: tuple[int, int], first_seed: int = 0) -> list[Item]:
+    """The locator measured on :func:`sim_frames` (any corner order: the
+    board's own upper-left is not known to a generic search)."""
+    return [
+        measure(image, truth, rows, cols, name, any_order=True)
+        for name, image, truth, rows, cols in sim_frames(game, frames, size, first_seed)
+    ]
 
 
 def _table(title: str, items: list[Item]) -> None:
@@ -187,7 +197,7 @@ def run(args: argparse.Namespace) -> int:
         size = tuple(int(v) for v in args.size.lower().split("x"))
         if len(size) != 2:
             raise CliError("--size wants WIDTHxHEIGHT, e.g. 640x480")
-        sets[f"sim-{game}"] = sim_items(game, args.frames, (size[0], size[1]))
+        sets[f"sim-{game}"] = sim_items(game, args.frames, (size[0], size[1]), args.first_seed)
     result: dict[str, Any] = {}
     for name, items in sets.items():
         result[name] = summary(items)
@@ -225,6 +235,12 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument(
         "--frames", type=int, default=100, help="simulated frames per game (default 100)"
+    )
+    p.add_argument(
+        "--first-seed",
+        type=int,
+        default=0,
+        help="first simulated table (default 0; tune on 0-199, report on e.g. 1000-1199)",
     )
     p.add_argument("--size", default="640x480", help="simulated frame size (default 640x480)")
     p.add_argument("--limit", type=int, help="only the first N photos")

@@ -32,3 +32,11 @@ def test_eval_locate_verbose_table(shared_data, capsys):
     assert main(["eval", "locate", "--limit", "2", "--verbose"]) == 0
     text = capsys.readouterr().out
     assert "images/image1082.jpg" in text and "photos: found 2/2" in text
+
+
+def test_eval_locate_first_seed_picks_other_tables(capsys):
+    # Tuning on seeds 0-199 and reporting on 1000-1199 needs the start seed.
+    args = ["eval", "locate", "--no-photos", "--sim", "lits", "--frames", "1", "--json"]
+    assert main([*args, "--verbose", "--first-seed", "1000"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [i["name"] for i in out["sim-lits"]["items"]] == ["lits#1000"]
