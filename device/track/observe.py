@@ -41,6 +41,9 @@ from vision.rectify import rectify
 CELL_PX = 24
 MAX_BOARDS = 4
 # A found board is painted out this much beyond its outline before searching again.
+# How far the best way up must lead the next (gravity counts 4 per unit of
+# support, the slide's track up to 1 per column) to be taken.
+SLIDE_LEAD = 0.9
 PAINT_MARGIN = 0.08
 
 
@@ -157,16 +160,20 @@ def choose_turn(
     return scores.index(best), scores.count(best) == 1
 
 
-def slide_turn(codes: np.ndarray, new: np.ndarray, trail: np.ndarray, margin: int) -> int:
+def slide_turn(
+    codes: np.ndarray, new: np.ndarray, trail: np.ndarray, margin: int
+) -> tuple[int, list[int]]:
     """BITS: the quarter turns that make the new tiles rest on the bottom
-    edge or on tiles *and* put the track they slid down above them.
+    edge or on tiles *and* put the track they slid down above them, and
+    the other turns that fit about as well (a tile in a corner rests as
+    well one way as another), best first.
 
     ``codes`` (rows, cols): the board read; ``new`` (rows, cols) bool: its
     new cells; ``trail`` (rows + 2*margin, cols + 2*margin): how much moved
     over each cell (and the ring) while the tile came in. A tile enters at
     the ramp's top and slides down its column: the right way up, the
     motion lies above it, never below."""
-    best, best_score = 0, -np.inf
+    scores = []
     for k in range(4):
         c, n, tr = np.rot90(codes, k), np.rot90(new, k), np.rot90(trail, k)
         score = 4.0 * support_score((c != ".") | n)
@@ -177,6 +184,17 @@ def slide_turn(codes: np.ndarray, new: np.ndarray, trail: np.ndarray, margin: in
             total = above + below
             if total > 0:
                 score += (above - below) / total
-        if score > best_score:
-            best, best_score = k, score
-    return best
+        scores.append(score)
+    best = max(scores)
+    close = [k for k in range(4) if scores[k] > best - SLIDE_LEAD]
+    # A tie (a tile in a corner rests as well either way): the picture's own
+    # upright wins, then the smaller turn (cameras are mounted roughly level).
+    close.sort(key=lambda k: (min(k, 4 - k), k))
+    return close[0], close[1:]
+
+
+def wrong_way(filled: np.ndarray, turn: int) -> float:
+    """How much better the tiles ``filled`` (rows, cols) bool rest when the
+    board is turned ``turn`` more quarter turns (support score difference;
+    above 1, the board is the wrong way up)."""
+    return support_score(np.rot90(filled, turn)) - support_score(filled)

@@ -68,6 +68,8 @@ class TableLike(Protocol):
 
     def clear_alerts(self, player: int | None = None) -> None: ...
 
+    def undo(self, source: str = "phone") -> list[dict[str, Any]]: ...
+
 
 class Learner(Protocol):
     """What a tracker calls on :class:`calibration.profile.Profile`."""
@@ -126,6 +128,7 @@ class BoardTracker:
         self.stale: set[Cell] = set()
         self.pending: Pending | None = None
         self.deferred = False  # the last observation waits for the game (NotNow)
+        self.doubt_colours_until = float("-inf")  # after a light change: ask, do not refuse
         self._unsure: dict[Cell, tuple[str, ...]] = {}
 
     # --- the game changed from elsewhere -----------------------------------
@@ -334,6 +337,13 @@ class BoardTracker:
         if not unsure:
             outcome = self._outcome(board)
             options = self._plausible(outcome, obs) if self._colour_doubt(outcome) else {}
+            if self._colour_doubt(outcome) and t < self.doubt_colours_until:
+                # The light changed a moment ago: colours read now are not to
+                # be trusted with a refusal. Ask, offering what the game expects.
+                asked = self._with_hints(board, options)
+                if any(len(o) > 1 for o in asked.values()):
+                    combos = [(c, self._outcome(b)) for c, b in self._combinations(board, asked)]
+                    return self._ask(board, asked, combos, obs, t)
             if not any(len(o) > 1 for o in options.values()):
                 return self._act(outcome, obs.lab, t, settled=False)
             unsure = options
@@ -528,6 +538,50 @@ class BoardTracker:
                 "alert": alert,
             }
         ]
+
+    def take_back_own(self) -> list[list[str]] | None:
+        """Undo every placement the game recorded on this board; returns the
+        boards they recorded, oldest first (``[]`` when the board holds
+        nothing). Only while no other board holds a tile (an undo takes back
+        the game's latest placement, whoever made it): otherwise None and
+        nothing is undone."""
+        game = getattr(self.table, "game", None)
+        accepted = self.referee.accepted()
+        if game is None or accepted is None:
+            return None
+        others = [
+            seat["board"]
+            for i, seat in enumerate(game.view().get("players", []))
+            if i != getattr(self.referee, "player", None)
+        ]
+        if any(ch != self.referee.empty for board in others for row in board for ch in row):
+            return None
+        boards: list[list[str]] = []
+        while any(ch != self.referee.empty for row in accepted for ch in row):
+            boards.append(list(accepted))
+            self.table.undo(source="camera")
+            accepted = self.referee.accepted() or []
+        return list(reversed(boards))
+
+    def replace_turned(self, boards: list[list[str]], turn: int, t: float) -> list[Event]:
+        """Record ``boards`` again turned ``turn`` quarter turns, and start
+        believing afresh from the game's board."""
+        events: list[Event] = []
+        for rows in boards:
+            grid = np.rot90(np.array([list(r) for r in rows]), turn)
+            turned = ["".join(r) for r in grid]
+            try:
+                self.table.apply(self.referee.action(turned), source="camera")
+            except ActionError as err:
+                log.warning("board %s: could not record the turned board: %s", self.board, err)
+                break
+            events.append({"type": "rebased", "t": t, "board": self.board})
+        self.known = self.referee.accepted()
+        self.seen = None if self.known is None else list(self.known)
+        self.stale = set()
+        self.pending = None
+        self._unsure = {}
+        return events
 
     def confirm(self, alert: int, codes: Sequence[str], t: float = 0.0) -> list[Event]:
         """The players answered our unsure alert: the cells are ``codes``.

@@ -40,6 +40,7 @@ from device.track.observe import (
     slide_turn,
     turned,
     with_corners,
+    wrong_way,
 )
 from device.track.tracker import BoardTracker
 from device.track.vote import Observation, code_distances, vote
@@ -80,6 +81,8 @@ class WatchSettings:
     ``light``: a light change worth reporting (log gain, ~15 %);
     ``unclear``: the ring around the board must agree with one smooth light
     change this closely (log ratio) or something lies across it (an arm);
+    ``doubt_s``: after a light change, for this long a refusal that hangs
+    on colours becomes a question (the players' answers teach the new light);
     ``knocked_s``: still this long with the ring unlike before, and the
     camera may have been knocked: search;
     ``moved``: below this edge-map correlation, the view may have moved;
@@ -97,6 +100,7 @@ class WatchSettings:
     shift: float = 0.02
     unclear: float = 0.06
     knocked_s: float = 1.0
+    doubt_s: float = 30.0
     gate: GateSettings = field(default_factory=GateSettings)
 
 
@@ -155,6 +159,7 @@ class BoardWatch:
         self._verified = False  # the locator confirmed the grid in this still spell
         self._searched: float | None = None  # when the locator last looked for a knocked view
         self._open_turn = False  # BITS: which way up is still open (an empty ramp)
+        self._alt_turn: int | None = None  # the other way up the first tile allowed
         m = self.settings.margin
         self._trail = np.zeros((rows + 2 * m, cols + 2 * m))  # motion per cell since the last look
         # The ring of cells around the grid: no placement changes it, so it
@@ -265,6 +270,7 @@ class BoardWatch:
             self._reference.edges = now.edges
         if light.change > s.light:
             self._new_light = True
+            self.tracker.doubt_colours_until = t + s.doubt_s
             self._follow_light(light.field[m : m + self.rows, m : m + self.cols])
             events.append(
                 {
@@ -321,6 +327,13 @@ class BoardWatch:
         self._readings.clear()
         if self._open_turn:
             obs, patch = self._settle_turn(obs, image, patch)
+        elif self._alt_turn is not None:
+            filled = (obs.codes != ".") | ~obs.sure
+            doubt = wrong_way(filled, self._alt_turn)
+            if doubt >= 1.0:
+                return self._turn_around(t)
+            if doubt <= -1.0:
+                self._alt_turn = None  # the way up chosen is clearly right
         events = self.tracker.observe(obs, self._changed, t)
         if not self.tracker.deferred:
             self._reference = self._cells_and_edges(patch)
@@ -378,16 +391,19 @@ class BoardWatch:
         self, obs: Observation, image: np.ndarray, patch: np.ndarray
     ) -> tuple[Observation, np.ndarray]:
         """The first tiles on an empty ramp decide which way is up (their
-        rest and the track they slid down); the observation, the changed
-        cells and the patch turn with the grid."""
+        rest and the track they slid down; a tie keeps the picture's
+        upright); the observation, the changed cells and the patch turn with
+        the grid."""
         new = (obs.codes != ".") | ~obs.sure
         if self._changed is not None:
             new &= self._changed
         if not new.any():
             self._trail[:] = 0
             return obs, patch
-        turn = slide_turn(obs.codes, new, self._trail, self.settings.margin)
+        turn, others = slide_turn(obs.codes, new, self._trail, self.settings.margin)
         self._open_turn = False
+        # Keep the runner-up in mind: the next tiles may show it was right.
+        self._alt_turn = (others[0] - turn) % 4 if others else None
         if turn % 4 == 0:
             return obs, patch
         self._turn_to(turn)
@@ -398,6 +414,24 @@ class BoardWatch:
         patch = board_patch(image, self.fit.homography, self.rows, self.cols, s.px, s.margin)
         self.gate.reset()
         return obs.rotated(turn), patch
+
+    def _turn_around(self, t: float) -> list[Event]:
+        """The ramp was the other way up after all (the first tile lay in a
+        corner): take back this board's recorded placements, record them
+        again turned, turn the grid, and look afresh."""
+        assert self._alt_turn is not None
+        turn, self._alt_turn = self._alt_turn, None
+        redo = self.tracker.take_back_own()
+        if redo is None:
+            log.warning("board %s: turned the wrong way, but others placed since", self.board)
+            return []
+        events = self.tracker.replace_turned(redo, turn, t)
+        self._turn_to(turn)
+        self._reference = None
+        self._readings.clear()
+        self._reading = False
+        self.gate.reset()
+        return [{"type": "turned", "t": t, "board": self.board, "quarter_turns": turn}, *events]
 
     def _turn_to(self, quarter_turns: int) -> None:
         assert self.fit is not None
