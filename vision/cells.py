@@ -32,7 +32,7 @@ from vision.colour import srgb_to_linear
 # Each cell's inner patch is sampled on a SAMPLES x SAMPLES lattice of pixels:
 # enough for robust statistics, few enough to read 100 cells in well under a
 # millisecond (no resampling of the whole image).
-SAMPLES = 10
+SAMPLES = 8
 # Glare: a pixel brighter than the cell's centre in all three channels by at
 # least this much (8-bit levels) is light reflected off the surface.
 GLARE_STEP = 30.0

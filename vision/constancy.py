@@ -27,7 +27,7 @@ cells read as neutral.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -108,8 +108,7 @@ def frame_cost(
     when reading one cell): it is what tells a dim board from grey tiles.
     """
     th = palette.thresholds
-    strict = replace(palette, thresholds=replace(th, lightness_weight=1.0))
-    s = scores_linear(np.asarray(linear), gains[:, None, :], strict, clipped)
+    s = scores_linear(np.asarray(linear), gains[:, None, :], palette.strict, clipped)
     if penalty is not None:
         s = s + penalty
     nearest = np.minimum(s.min(axis=-1), th.max_distance)

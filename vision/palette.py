@@ -154,6 +154,11 @@ class Palette:
         return lab_to_linear(self.lab)
 
     @cached_property
+    def strict(self) -> Palette:
+        """The same palette with lightness counted in full (for judging a whole frame)."""
+        return replace(self, thresholds=replace(self.thresholds, lightness_weight=1.0))
+
+    @cached_property
     def lightness_weights(self) -> np.ndarray:
         """Weight of L* in each entry's ΔE (K,).
 

@@ -52,7 +52,9 @@ class Reading:
     (even when unsure); ``distance`` and ``margin`` (rows, cols) in ΔE;
     ``gains`` (3,) the white balance used (linear R, G, B); ``palette`` the
     palette the cells were matched against (fitted, for a single photo);
-    ``scores`` (rows, cols, K) every entry's ΔE-equivalent distance.
+    ``scores`` (rows, cols, K) every entry's ΔE-equivalent distance;
+    ``field`` (rows, cols) the brightness across the board that was divided
+    out (ones when shading was off).
     """
 
     codes: np.ndarray
@@ -64,6 +66,7 @@ class Reading:
     gains: np.ndarray
     palette: Palette
     scores: np.ndarray
+    field: np.ndarray
 
     @property
     def rows(self) -> list[str]:
@@ -87,6 +90,7 @@ def read_cells(
     gains: np.ndarray | None = None,
     fit: bool = False,
     shading: bool = True,
+    field: np.ndarray | None = None,
     inset: float = 0.15,
 ) -> Reading:
     """Read a rectified board (BGR uint8, borders = the grid's outer edges).
@@ -95,7 +99,9 @@ def read_cells(
     each frame is still corrected from its own neutral cells.
     ``fit``: fit the palette to this photo first (no calibration: a single
     photo of a finished board); slower (tens of milliseconds), not per frame.
-    ``shading``: correct uneven brightness across the board first.
+    ``shading``: correct uneven brightness across the board first;
+    ``field``: the brightness field to use instead of measuring it again (the
+    last still frame's ``Reading.field``: the lamps have not moved).
     """
     linear, printed = cell_features(rectified_bgr, rows, cols, inset)
     symbols = None
@@ -105,11 +111,15 @@ def read_cells(
         symbols = read_symbols(rectified_bgr, rows, cols)
         printed = np.maximum(printed, np.where(symbols[0] != ".", 1.0, 0.0))
     clipped = clipped_channels(linear)
+    if not shading:
+        field = np.ones((rows, cols))
+    elif field is None:
+        field = estimate_field(linear)
     if shading:
-        field = estimate_field(linear)[..., None]
         # A clipped channel is a lower bound: divided by a field above one it
         # would only get looser, so it keeps its value there.
-        linear = np.where(clipped & (field > 1), linear, linear / field)
+        f = np.asarray(field, dtype=np.float64)[..., None]
+        linear = np.where(clipped & (f > 1), linear, linear / f)
     used_gains, used_palette, m = _read_colours(linear, clipped, printed, palette, gains, fit)
     lab = linear_to_lab(linear * used_gains)
     codes = m.codes()
@@ -117,7 +127,16 @@ def read_cells(
     if symbols is not None:
         codes, confidence = _add_symbols(symbols, used_palette, m.index, codes, confidence)
     return Reading(
-        codes, confidence, lab, m.best, m.distance, m.margin, used_gains, used_palette, m.scores
+        codes,
+        confidence,
+        lab,
+        m.best,
+        m.distance,
+        m.margin,
+        used_gains,
+        used_palette,
+        m.scores,
+        np.asarray(field, dtype=np.float64),
     )
 
 

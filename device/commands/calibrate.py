@@ -86,6 +86,7 @@ def turned(reading: Reading, k: int) -> Reading:
         distance=turn(reading.distance, k),
         margin=turn(reading.margin, k),
         scores=turn(reading.scores, k),
+        field=turn(reading.field, k),
     )
 
 

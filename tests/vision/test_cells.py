@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cells import cell_bgr, cell_linear, robust_bgr, sample_patches
+from vision.cells import SAMPLES, cell_bgr, cell_linear, robust_bgr, sample_patches
 
 
 def board(rows: int, cols: int, px: int, colour) -> np.ndarray:
@@ -65,7 +65,8 @@ def test_linear_is_rgb_order_and_linear_light():
 
 def test_patch_sampling_shape_and_errors():
     img = board(6, 6, 20, (1, 2, 3))
-    assert sample_patches(img, 6, 6).shape == (6, 6, 100, 3)
+    assert sample_patches(img, 6, 6, samples=10).shape == (6, 6, 100, 3)
+    assert sample_patches(img, 6, 6).shape == (6, 6, SAMPLES**2, 3)
     with pytest.raises(ValueError, match="BGR"):
         sample_patches(img[:, :, 0], 6, 6)
     with pytest.raises(ValueError, match="too small"):
