@@ -161,7 +161,11 @@ def choose_turn(
 
 
 def slide_turn(
-    codes: np.ndarray, new: np.ndarray, trail: np.ndarray, margin: int
+    codes: np.ndarray,
+    new: np.ndarray,
+    trail: np.ndarray,
+    margin: int,
+    arm: np.ndarray | None = None,
 ) -> tuple[int, list[int]]:
     """BITS: the quarter turns that make the new tiles rest on the bottom
     edge or on tiles *and* put the track they slid down above them, and
@@ -172,7 +176,10 @@ def slide_turn(
     new cells; ``trail`` (rows + 2*margin, cols + 2*margin): how much moved
     over each cell (and the ring) while the tile came in. A tile enters at
     the ramp's top and slides down its column: the right way up, the
-    motion lies above it, never below."""
+    motion lies above it, never below. ``arm`` (same shape as ``trail``):
+    how often each ring cell was covered while the hands worked; the
+    player's arm lies across the ramp's bottom edge, so a tie goes to the
+    turn that puts the most covered side at the bottom."""
     scores = []
     for k in range(4):
         c, n, tr = np.rot90(codes, k), np.rot90(new, k), np.rot90(trail, k)
@@ -189,8 +196,16 @@ def slide_turn(
     close = [k for k in range(4) if scores[k] > best - SLIDE_LEAD]
     # A tie (a tile in a corner rests as well either way): the picture's own
     # upright wins, then the smaller turn (cameras are mounted roughly level).
-    close.sort(key=lambda k: (min(k, 4 - k), k))
+    close.sort(key=lambda k: (-_arm_below(arm, k, margin), min(k, 4 - k), k))
     return close[0], close[1:]
+
+
+def _arm_below(arm: np.ndarray | None, turn: int, margin: int) -> float:
+    """How much more the bottom ring than the top ring was covered, turned."""
+    if arm is None or margin < 1:
+        return 0.0
+    a = np.rot90(arm, turn)
+    return float(a[-margin:, :].sum() - a[:margin, :].sum())
 
 
 def wrong_way(filled: np.ndarray, turn: int) -> float:

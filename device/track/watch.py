@@ -51,6 +51,7 @@ from vision.motion import (
     board_patch,
     cell_means,
     fit_light,
+    log_ratio,
     structure,
     structure_similarity,
 )
@@ -162,6 +163,7 @@ class BoardWatch:
         self._alt_turn: int | None = None  # the other way up the first tile allowed
         m = self.settings.margin
         self._trail = np.zeros((rows + 2 * m, cols + 2 * m))  # motion per cell since the last look
+        self._arm = np.zeros((rows + 2 * m, cols + 2 * m))  # how often each ring cell was covered
         # The ring of cells around the grid: no placement changes it, so it
         # tells the light's changes apart from the board's.
         self._ring = np.ones((rows + 2 * m, cols + 2 * m), bool)
@@ -183,6 +185,13 @@ class BoardWatch:
                 blocks = self.gate.changed
                 h, w = blocks.shape
                 self._trail += blocks.reshape(h // 2, 2, w // 2, 2).sum(axis=(1, 3))
+                if self._reference is not None:
+                    # where something covers the ring while hands work
+                    cells = cell_means(patch, self.rows + 2 * s.margin, self.cols + 2 * s.margin)
+                    covered = (
+                        np.abs(log_ratio(self._reference.cells, cells)).max(axis=-1) > s.change
+                    )
+                    self._arm += covered & self._ring
             self._readings.clear()
             self._reading = False
             self._looked_at = None
@@ -400,7 +409,7 @@ class BoardWatch:
         if not new.any():
             self._trail[:] = 0
             return obs, patch
-        turn, others = slide_turn(obs.codes, new, self._trail, self.settings.margin)
+        turn, others = slide_turn(obs.codes, new, self._trail, self.settings.margin, self._arm)
         self._open_turn = False
         # Keep the runner-up in mind: the next tiles may show it was right.
         self._alt_turn = (others[0] - turn) % 4 if others else None

@@ -151,3 +151,16 @@ def _codes(event: dict) -> str:
     """A truth event's codes in reading order of its cells (as the tracker reports)."""
     pairs = sorted(zip(map(tuple, event["cells"]), event["codes"], strict=True))
     return "".join(code for _, code in pairs)
+
+
+def test_a_ramp_seen_any_way_round(tmp_path):
+    # The first tile lies in a corner, where it rests as well on the bottom
+    # edge as on a side: the player's arm across the bottom edge decides.
+    for roll in (90.0, 180.0, -90.0):
+        script, setup = bits_scene(3, ["drop", "drop", "drop", "drop"])
+        folder = tmp_path / f"roll{roll:+.0f}"
+        folder.mkdir()
+        result = run(folder, camera(script, art="ivory", roll_deg=roll), "bits", setup)
+        assert result.kinds() == ["placed"] * 4, roll
+        assert result.table.game.view()["players"][0]["board"] == final_board(script), roll
+        result.table.close()
