@@ -46,8 +46,8 @@ PRINT_STEP = 45.0
 PRINT_FACTOR = 3.0
 # Symbols sit within this distance of a cell's centre (share of its side).
 MIDDLE = 0.26
-# Light print covering more of the patch than this is taken for glare.
-SYMBOL_SHARE_MAX = 0.35
+# Light print covering more of the middle than this is taken for glare.
+SYMBOL_SHARE_MAX = 0.6
 
 
 def sample_patches(

@@ -204,29 +204,50 @@ class _Assigner:
         return best_a, best_cost
 
     def _descend(self, a: np.ndarray) -> tuple[np.ndarray, float]:
-        """Moves and swaps that lower the total cost, until none does."""
+        """Moves and swaps that lower the total cost, until none does.
+
+        A move or a swap changes only the one or two colours involved, so
+        only their costs are recomputed."""
         k_all = len(self.nominal)
-        cost = self.total(a)
+        each = np.array([self.entry_cost(k, a == k) for k in range(k_all)])
         while True:
-            best, best_a = cost, None
+            gain, change = -1e-9, None
             for c in range(len(a)):
+                old = a[c]
+                without = a == old
+                without[c] = False
+                old_after = self.entry_cost(old, without)
                 for k in range(k_all):
-                    if k != a[c]:
-                        trial = a.copy()
-                        trial[c] = k
-                        t = self.total(trial)
-                        if t < best - 1e-9:
-                            best, best_a = t, trial
+                    if k == old:
+                        continue
+                    with_c = a == k
+                    with_c[c] = True
+                    new_k = self.entry_cost(k, with_c)
+                    delta = old_after + new_k - each[old] - each[k]
+                    if delta < gain:
+                        gain, change = delta, ((c, k),)
                 for c2 in range(c + 1, len(a)):
-                    if a[c2] != a[c]:
-                        trial = a.copy()
-                        trial[c], trial[c2] = a[c2], a[c]
-                        t = self.total(trial)
-                        if t < best - 1e-9:
-                            best, best_a = t, trial
-            if best_a is None:
-                return a, cost
-            a, cost = best_a, best
+                    other = a[c2]
+                    if other == old:
+                        continue
+                    m_old = a == old
+                    m_old[c], m_old[c2] = False, True
+                    m_other = a == other
+                    m_other[c2], m_other[c] = False, True
+                    delta = (
+                        self.entry_cost(old, m_old)
+                        + self.entry_cost(other, m_other)
+                        - each[old]
+                        - each[other]
+                    )
+                    if delta < gain:
+                        gain, change = delta, ((c, other), (c2, old))
+            if change is None:
+                return a, float(each.sum())
+            a = a.copy()
+            for c, k in change:
+                a[c] = k
+            each = np.array([self.entry_cost(k, a == k) for k in range(k_all)])
 
     def posterior(self, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each entry's posterior mean (K, 3) and spread (K,); the prior where unused.

@@ -108,7 +108,8 @@ def render_board(
             if palette.symbols[k]:
                 _draw_symbol(patch, code, cell_px, ink_dark)
             elif tile_symbols and not palette.board[k]:
-                tint = base * 0.55
+                # Print contrasts with its plastic: darker on light, lighter on dark.
+                tint = base * 0.55 if palette.lab[k][0] > 40 else base + (1 - base) * 0.3
                 cv2.circle(patch, centre, int(cell_px * 0.17), tint.tolist(), -1, cv2.LINE_AA)
     line = lab_to_linear(np.asarray(line_lab, dtype=np.float64))
     t = max(2, cell_px // 20)
