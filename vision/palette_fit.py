@@ -211,7 +211,8 @@ class _Assigner:
         k_all = len(self.nominal)
         each = np.array([self.entry_cost(k, a == k) for k in range(k_all)])
         while True:
-            gain, change = -1e-9, None
+            gain = -1e-9
+            change: tuple[tuple[int, int], ...] | None = None
             for c in range(len(a)):
                 old = a[c]
                 without = a == old
@@ -241,7 +242,7 @@ class _Assigner:
                         - each[other]
                     )
                     if delta < gain:
-                        gain, change = delta, ((c, other), (c2, old))
+                        gain, change = delta, ((c, int(other)), (c2, int(old)))
             if change is None:
                 return a, float(each.sum())
             a = a.copy()
