@@ -39,6 +39,8 @@ SPOKE_HALF_WIDTH = 0.06
 # Only this central square (half-side, share of the cell) is searched for
 # print: the grid lines along the cell's edges must stay out.
 INNER = 0.32
+# A symbol's centre may sit this far off the cell's (share of the cell).
+SHIFT_MAX = 0.12
 
 
 def _masks(px: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -57,6 +59,9 @@ def _masks(px: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 _CENTRE, _AXES, _DIAGONALS, _INNER = _masks(SYMBOL_PX)
+# Where a symbol's centroid is looked for (share of the cell from its centre).
+_NEAR = np.abs(np.arange(SYMBOL_PX) - (SYMBOL_PX - 1) / 2) / SYMBOL_PX <= 0.36
+_NEAR = _NEAR[:, None] & _NEAR[None, :]
 _KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
@@ -83,6 +88,36 @@ def stroke_map(rectified_bgr: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """Thin-stroke strength per pixel: (rows, cols, SYMBOL_PX, SYMBOL_PX) float32 levels."""
     dark, light = stroke_maps(_grey(rectified_bgr, rows, cols), rows, cols)
     return np.asarray(np.maximum(dark, light))
+
+
+_DX = (np.arange(SYMBOL_PX) - (SYMBOL_PX - 1) / 2) / SYMBOL_PX  # pixel centres, share of a cell
+
+
+def _shape_features(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Mean ink on the centre disc, the axis spokes and the diagonal spokes.
+
+    The spokes are laid around the print's own centre (its ink centroid,
+    within SHIFT_MAX of the cell's): a lens's barrel or a corner found a
+    little off moves an edge cell's symbol off its centre, and an O seen
+    off-centre would show ink where an X's crossing should be."""
+    strong = np.where(ink > 0.5, ink, 0.0) * _NEAR
+    mass = strong.sum(axis=(-1, -2))
+    safe = np.maximum(mass, 1e-9)
+    cx = np.where(mass > 0, (strong * _DX[None, :]).sum(axis=(-1, -2)) / safe, 0.0)
+    cy = np.where(mass > 0, (strong * _DX[:, None]).sum(axis=(-1, -2)) / safe, 0.0)
+    cx, cy = np.clip(cx, -SHIFT_MAX, SHIFT_MAX), np.clip(cy, -SHIFT_MAX, SHIFT_MAX)
+    dx = _DX[None, None, None, :] - cx[..., None, None]
+    dy = _DX[None, None, :, None] - cy[..., None, None]
+    r = np.hypot(dx, dy)
+    w = SPOKE_HALF_WIDTH
+    ring = (r >= SPOKE_R[0]) & (r <= SPOKE_R[1])
+    masks = (
+        r <= CENTRE_R,
+        ring & ((np.abs(dx) <= w) | (np.abs(dy) <= w)),
+        ring & (np.abs(np.abs(dx) - np.abs(dy)) <= w * np.sqrt(2)),
+    )
+    c, a, d = ((ink * m).sum(axis=(-1, -2)) / np.maximum(m.sum(axis=(-1, -2)), 1) for m in masks)
+    return c, a, d
 
 
 def read_symbols(
@@ -114,9 +149,7 @@ def read_symbols(
     ground = np.percentile(inner, 80, axis=-1)
     span = np.maximum(ground - np.percentile(inner, 3, axis=-1), MIN_CONTRAST)
     ink = (ground[..., None, None] - signed) / span[..., None, None]
-    centre = ink[:, :, _CENTRE].mean(axis=-1)
-    axes = ink[:, :, _AXES].mean(axis=-1)
-    diagonals = ink[:, :, _DIAGONALS].mean(axis=-1)
+    centre, axes, diagonals = _shape_features(ink)
     # X: crossing and diagonals inked, axes bare. O: axes and diagonals alike, centre bare.
     x_score = centre + diagonals - 2 * axes
     is_x = x_score > 0
