@@ -403,9 +403,9 @@ class BoardWatch:
         rest and the track they slid down; a tie keeps the picture's
         upright); the observation, the changed cells and the patch turn with
         the grid."""
-        new = (obs.codes != ".") | ~obs.sure
-        if self._changed is not None:
-            new &= self._changed
+        if self._changed is None:
+            return obs, patch  # a first look says nothing about how tiles came in
+        new = ((obs.codes != ".") | ~obs.sure) & self._changed
         if not new.any():
             self._trail[:] = 0
             return obs, patch
@@ -416,8 +416,7 @@ class BoardWatch:
         if turn % 4 == 0:
             return obs, patch
         self._turn_to(turn)
-        if self._changed is not None:
-            self._changed = np.rot90(self._changed, turn).copy()
+        self._changed = np.rot90(self._changed, turn).copy()
         assert self.fit is not None
         s = self.settings
         patch = board_patch(image, self.fit.homography, self.rows, self.cols, s.px, s.margin)
