@@ -138,18 +138,10 @@ def look(pyramid: Pyramid, homography: np.ndarray, rows: int, cols: int) -> Latt
     v_band = gx[m : m + rows * s]
     h_band = np.ascontiguousarray(gy[:, m : m + cols * s].T)
     v_seen, h_seen = _seen(homography, rows, cols, pyramid.shape)
+    v_mid, v_ends, v_quarters = _segment_zones(v_band, rows)
+    h_mid, h_ends, h_quarters = _segment_zones(h_band, cols)
     return LatticeView(
-        rows,
-        cols,
-        _segment_means(v_band, rows),
-        _segment_means(h_band, cols),
-        to_view,
-        v_seen,
-        h_seen,
-        _segment_ends(v_band, rows, 1 / 16, 1 / 4),
-        _segment_ends(h_band, cols, 1 / 16, 1 / 4),
-        _segment_ends(v_band, rows, 1 / 8, 5 / 16),
-        _segment_ends(h_band, cols, 1 / 8, 5 / 16),
+        rows, cols, v_mid, h_mid, to_view, v_seen, h_seen, v_ends, h_ends, v_quarters, h_quarters
     )
 
 
@@ -178,30 +170,40 @@ def _seen(
     return inside[:n].reshape(cols + 1, rows), inside[n:].reshape(rows + 1, cols)
 
 
-def _segment_means(band: np.ndarray, n: int) -> np.ndarray:
-    """Mean over the middle of each of ``n`` cell-long blocks of rows: ``(n, width)``.
+# Zones along a segment, as (start, stop) view pixels from its first end: the
+# middle (the ends are skipped: where the crossing lines meet it, one side of
+# a thick line loses its edge and would drag the peak sideways), the ends
+# (a sixteenth to a quarter in) and the quarters (an eighth to five sixteenths
+# in); the last two are also taken from the other end.
+_MIDDLE = (VIEW_CELL_PX // 5, VIEW_CELL_PX - VIEW_CELL_PX // 5)
+_ENDS = (VIEW_CELL_PX // 16, VIEW_CELL_PX // 4)
+_QUARTERS = (VIEW_CELL_PX // 8, 5 * VIEW_CELL_PX // 16)
 
-    The ends of a segment are skipped: where the crossing lines meet it, one
-    side of a thick line loses its edge and would drag the peak sideways."""
+
+def _segment_zones(band: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per segment of ``n`` cell-long blocks of rows, ``(n, width)`` each: the
+    mean over the middle, and the weaker of the means over the two ends and
+    over the two quarters (see ``_ENDS``, ``_QUARTERS``). A printed line shows
+    in both ends; a tile's symbol, a digit or an X in the cell's middle in
+    neither."""
     s = VIEW_CELL_PX
-    lo, hi = s // 5, s - s // 5
+    lo, hi = _MIDDLE
     middle = band.reshape(n, s, -1)[:, lo:hi].reshape(n * (hi - lo), -1)
     # Block means by area resampling (exact for whole blocks, and fast).
-    return cv2.resize(middle, (band.shape[1], n), interpolation=cv2.INTER_AREA)
-
-
-def _segment_ends(band: np.ndarray, n: int, start: float, stop: float) -> np.ndarray:
-    """The weaker of the means over each segment's two end zones, from
-    ``start`` to ``stop`` of a cell in from either end: ``(n, width)``. A
-    printed line shows in both ends; a tile's symbol, a digit or an X in the
-    cell's middle in neither."""
-    s = VIEW_CELL_PX
+    mean = cv2.resize(middle, (band.shape[1], n), interpolation=cv2.INTER_AREA)
     blocks = band.reshape(n, s, -1)
-    a, b = round(start * s), round(stop * s)
-    first = blocks[:, a:b].mean(axis=1)
-    last = blocks[:, s - b : s - a].mean(axis=1)
-    ends: np.ndarray = np.minimum(first, last)
-    return ends
+
+    def weaker(zone: tuple[int, int]) -> np.ndarray:
+        # Row by row: a few additions beat a strided mean by far.
+        a, b = zone
+        first, last = blocks[:, a].copy(), blocks[:, s - b].copy()
+        for r in range(1, b - a):
+            first += blocks[:, a + r]
+            last += blocks[:, s - b + r]
+        out: np.ndarray = np.minimum(first, last) / (b - a)
+        return out
+
+    return mean, weaker(_ENDS), weaker(_QUARTERS)
 
 
 _CHANNEL_MEAN = np.full((1, 3), 1 / 3, np.float32)
@@ -210,7 +212,8 @@ _CHANNEL_MEAN = np.full((1, 3), 1 / 3, np.float32)
 def gradient(view: np.ndarray, dx: int, dy: int) -> np.ndarray:
     """``|d/dx|`` or ``|d/dy|`` (3x3 Sobel), float32, averaged over colour channels:
     a yellow tile on white shows in blue even where grey is flat."""
-    g = np.abs(cv2.Sobel(view, cv2.CV_32F, dx, dy, ksize=3))
+    g = cv2.Sobel(view, cv2.CV_32F, dx, dy, ksize=3)
+    np.abs(g, out=g)
     return cv2.transform(g, _CHANNEL_MEAN) if g.ndim == 3 else g
 
 
@@ -252,13 +255,13 @@ class Support:
     horizontal: np.ndarray
     between: float
 
-    @property
+    @functools.cached_property
     def border(self) -> float:
         """Fraction of supported segments on the four outer lines."""
         edges = np.concatenate([self.vertical[[0, -1]].ravel(), self.horizontal[[0, -1]].ravel()])
         return float(np.mean(edges >= PEAK_RATIO))
 
-    @property
+    @functools.cached_property
     def weakest_side(self) -> float:
         """The least supported of the four outermost rows and columns (their
         crossing segments and their outer line): a grid that claims an extra
@@ -272,7 +275,7 @@ class Support:
         )
         return float(min(np.mean(side) for side in sides))
 
-    @property
+    @functools.cached_property
     def balanced(self) -> float:
         """The geometric mean of the shares of vertical and of horizontal
         segments supported: a lattice at half the pitch across (every other
@@ -282,7 +285,7 @@ class Support:
         h = float(np.mean(self.horizontal >= PEAK_RATIO))
         return float(np.sqrt(v * h))
 
-    @property
+    @functools.cached_property
     def rank(self) -> float:
         """What candidates are compared by: the share of segments supported,
         balanced between the two directions (:meth:`balanced`; a segment
@@ -291,7 +294,7 @@ class Support:
         lines (a finer grid than asked for)."""
         return self.balanced - BETWEEN_WEIGHT * self.between
 
-    @property
+    @functools.cached_property
     def every_other(self) -> float:
         """How evenly the lines are supported between odd and even places
         (the weaker parity's mean share over the stronger's, the lower of the
@@ -307,7 +310,7 @@ class Support:
                 out = min(out, min(even, odd) / max(even, odd))
         return out
 
-    @property
+    @functools.cached_property
     def value(self) -> float:
         """How believable the winner is (about 0..1): its rank, scaled down when
         one side is poorly supported (under 70% of its segments), as when a grid
@@ -330,11 +333,12 @@ def _ratios(
     segments outside the picture, and for a peak that does not reach both of
     the segment's ends (``END_SHARE`` of the ratio asked): a line runs the
     whole cell, a symbol printed in a cell's middle does not."""
-    length = profiles.shape[1]
+    win, mid, left, right, interior = _ratio_places(profiles.shape[1], n_cells, half)
     # The quiet quartile: the middles of the cells are where symbols, digits
     # and X/O marks are printed, and a row full of them must not drown its lines.
-    cells = _cell_level(profiles, n_cells, 0.25)
-    win = np.clip(_windows(n_cells + 1, half), 0, length - 1)
+    inside = profiles[:, interior]
+    k = inside.shape[1] // 4
+    cells = np.partition(inside, k, axis=1)[:, k] + 1.0
     peaks = profiles[:, win].max(axis=2).T  # (lines, segments)
     reach = ends[:, win].max(axis=2).T
     ok = (peaks >= PEAK_FLOOR) & (reach >= END_SHARE * PEAK_RATIO * cells[None, :])
@@ -342,9 +346,9 @@ def _ratios(
     # A line is a crest: the profile falls away beside the window on at least
     # one side (the other may be a textured table), where the diagonal edges
     # of a symbol or a tile's bevel make a broad plateau.
-    ok &= peaks >= FLANK_RATIO * _flanks(profiles, n_cells, half)
+    floor = np.minimum(profiles[:, left].min(axis=2), profiles[:, right].min(axis=2)).T
+    ok &= peaks >= FLANK_RATIO * floor
     on = np.where(ok, peaks / cells[None, :], 0.0)
-    mid = np.clip(win[:-1] + VIEW_CELL_PX // 2, 0, length - 1)
     mids = quarters[:, mid].max(axis=2).T
     # ... and about as strong at the ends as in the middle (a symbol's tip is not).
     even = mids >= EVEN_LINE * profiles[:, mid].max(axis=2).T
@@ -352,17 +356,21 @@ def _ratios(
     return on * seen, off * (seen[:-1] & seen[1:])
 
 
-def _flanks(profiles: np.ndarray, n_cells: int, half: float) -> np.ndarray:
-    """Per (line, segment): the profile's floor just beyond the window on the
-    lower of its two sides (the least over four pixels each side)."""
-    length = profiles.shape[1]
+@functools.lru_cache(maxsize=256)
+def _ratio_places(
+    length: int, n_cells: int, half: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """View positions :func:`_ratios` reads for a profile of ``length``: each
+    line's window, each half-way line's window, the four pixels beyond each
+    line's window on either side, and the cells' interior."""
+    win = np.clip(_windows(n_cells + 1, half), 0, length - 1)
+    mid = np.clip(win[:-1] + VIEW_CELL_PX // 2, 0, length - 1)
     w = int(np.floor(half))
     centre = np.round(LatticeView.line_position(np.arange(n_cells + 1))).astype(int)
     steps = np.arange(w + 1, w + 5)
     left = np.clip(centre[:, None] - steps[None, :], 0, length - 1)
     right = np.clip(centre[:, None] + steps[None, :], 0, length - 1)
-    floor: np.ndarray = np.minimum(profiles[:, left].min(axis=2), profiles[:, right].min(axis=2)).T
-    return floor
+    return win, mid, left, right, _interior(length, n_cells)
 
 
 def support(view: LatticeView, tolerance: float = 0.12) -> Support:
@@ -571,7 +579,7 @@ def solve_lines(
     w0 = np.concatenate([f.weight for f in found])
     if len(np.unique(ks[vert])) < 2 or len(np.unique(ks[~vert])) < 2:
         return None
-    # Hartley normalisation on both sides keeps the SVD well conditioned.
+    # Hartley normalisation on both sides keeps the solve well conditioned.
     centre, spread = pts.mean(0), pts.std() + 1e-9
     t_img = np.array(
         [[1 / spread, 0, -centre[0] / spread], [0, 1 / spread, -centre[1] / spread], [0, 0, 1]]
@@ -587,8 +595,11 @@ def solve_lines(
     weights = w0.copy()
     H: np.ndarray | None = None
     for scale in (None, *scales):
-        _, _, vt = np.linalg.svd(a * weights[:, None], full_matrices=False)
-        hn = vt[-1].reshape(3, 3)
+        # The smallest eigenvector of the 9x9 normal matrix: the SVD's answer
+        # at a fraction of its cost (the normalisation keeps it conditioned).
+        aw = a * weights[:, None]
+        _, vecs = np.linalg.eigh(aw.T @ aw)
+        hn = vecs[:, 0].reshape(3, 3)
         H = np.linalg.inv(t_grid) @ hn @ t_img
         if scale is None:
             continue

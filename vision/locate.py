@@ -3,14 +3,17 @@
 The search, in order:
 
 1. candidates: four-sided outlines among the contours of a locally
-   thresholded copy (:mod:`vision.quads`), and lattices grown from cell-like
-   blobs and slid to every place in the grid (:mod:`vision.blobs`,
-   :mod:`vision.extend`);
-2. each candidate is scored by the lattice it implies (:mod:`vision.lattice`),
-   the best are pulled onto the lines they see, and the winner is the best
-   supported lattice that ends at its own border;
-3. if none is convincing, the best outlines are also tried as blocks of the
-   grid (a sudoku's 3x3 box, a patch of empty cells);
+   thresholded copy (:mod:`vision.quads`), each scored by the lattice it
+   implies (:mod:`vision.lattice`); the best are pulled onto the lines they
+   see, and the winner is the best supported lattice that ends at its own
+   border;
+2. if that is not convincing, lattices grown from cell-like blobs and slid
+   to every place in the grid (:mod:`vision.blobs`, :mod:`vision.extend`);
+3. if still doubtful, the best outlines are also tried as blocks of the grid
+   (a sudoku's 3x3 box, a patch of empty cells), and lattices are built from
+   the straight edges' two directions (:mod:`vision.families`); a winner
+   that is not convincing is also tried at the pitch and place its lines
+   suggest along each axis (:mod:`vision.comb`);
 4. the winner is refined once more on printed lines between empty cells
    (:mod:`vision.tiles`: raised tiles are seen displaced), its corners are
    measured locally (:mod:`vision.corners`) and named as the picture is upright.
@@ -35,7 +38,7 @@ import numpy as np
 from vision import blobs, comb, extend, families, lattice, tiles
 from vision.corners import local_corners
 from vision.gridfit import GridFit
-from vision.quads import candidate_quads
+from vision.quads import candidate_quads, cell_area_range, without_repeats
 from vision.rectify import (
     apply_homography,
     corners_from_homography,
@@ -67,6 +70,10 @@ FAMILY_TOP = 3
 FAMILY_PITCHES = (0.35, 1.6)
 # Re-combed lattices refined (see _recomb).
 RECOMB_TOP = 2
+# A start this close (cells, every corner) to a refined lattice is not refined again.
+SAME_PLACE = 0.3
+# Once the best is convincing, a start ranked this far below it is not refined.
+LAGGING = 0.35
 # A fit is accepted when this share of line segments is supported.
 MIN_QUALITY = 0.45
 
@@ -120,23 +127,27 @@ def locate_grid(
     pyramid = lattice.Pyramid(image)
 
     value = search_copy(image)
-    quads, found_blobs = outlines(value, image.shape[:2], rows, cols)
+    scale = value.shape[0] / image.shape[0]
+    quads, cells = candidate_quads(value, rows, cols)
     starts: list[tuple[np.ndarray, np.ndarray | None]] = []
     if hint is not None:
         corners = hint.corners if isinstance(hint, GridFit) else np.asarray(hint, np.float64)
         starts.append((homography_from_corners(corners, rows, cols), None))
-    for quad in quads:
-        starts += [
-            (homography_from_corners(q, rows, cols), q) for q in orientations(quad, rows, cols)
-        ]
-    # Inner-lattice hypothesis from the cells themselves.
-    for group in blobs.groups(found_blobs)[:BLOB_GROUPS]:
-        fitted = blobs.lattice_of(group, cols, rows)
-        if fitted is not None:
-            starts += [(H, None) for _, H in extend.place_block(pyramid, *fitted, rows, cols)]
+    for quad in without_repeats(quads):
+        q = quad / scale
+        starts += [(homography_from_corners(o, rows, cols), o) for o in orientations(q, rows, cols)]
     ranked = _rank(pyramid, starts, rows, cols)
-
-    best = _refine_best(pyramid, [H for _, H, _ in ranked[:REFINE_TOP]], rows, cols)
+    top = ranked[:REFINE_TOP]
+    best = _refine_best(pyramid, [H for _, H, _ in top], rows, cols, [v for v, _, _ in top])
+    if best is None or best[0] < CONVINCING:
+        # Inner-lattice hypothesis from the cells themselves (only when the
+        # outlines are not convincing: judging every cell-sized contour of a
+        # board full of printed marks costs as much as the rest of the search).
+        lattices = _from_cells(pyramid, cells, value.shape[:2], scale, rows, cols)
+        top = _rank(pyramid, lattices, rows, cols)[:REFINE_TOP]
+        other = _refine_best(pyramid, [H for _, H, _ in top], rows, cols, [v for v, _, _ in top])
+        if other is not None and (best is None or other[0] > best[0]):
+            best = other
     if best is None or best[0] < DOUBTFUL:
         # Inner-lattice hypothesis: the best outlines may be blocks of the grid;
         # and the straight edges' two directions, whatever made them.
@@ -151,7 +162,8 @@ def locate_grid(
         other = _refine_best(pyramid, grown + combed, rows, cols)
         if other is not None and (best is None or other[0] > best[0]):
             best = other
-    if best is not None:
+    if best is not None and best[0] < CONVINCING:
+        # Not convincing: perhaps the right directions at the wrong pitch or place.
         best = _recomb(pyramid, best, rows, cols)
     if best is None or best[0] < MIN_QUALITY:
         return None
@@ -182,15 +194,26 @@ def search_copy(image: np.ndarray) -> np.ndarray:
     return value
 
 
-def outlines(
-    value: np.ndarray, shape: tuple[int, int], rows: int, cols: int
-) -> tuple[list[np.ndarray], list[blobs.Blob]]:
-    """Candidate outlines (``UL UR LR LL``) and cell-like blobs, in pixels of
-    the image of ``shape`` (rows, columns), searched on its :func:`search_copy`."""
-    scale = value.shape[0] / shape[0]
-    quads, found = candidate_quads(value, rows, cols)
-    grown = [b.scaled(1 / scale) for b in found]
-    return [q / scale for q in quads], grown
+def _from_cells(
+    pyramid: lattice.Pyramid,
+    cells: list[np.ndarray],
+    shape: tuple[int, int],
+    scale: float,
+    rows: int,
+    cols: int,
+) -> list[tuple[np.ndarray, np.ndarray | None]]:
+    """Starts from lattices grown from cell-like blobs (:mod:`vision.blobs`)
+    among ``cells`` (contours in a search copy of ``shape``, ``scale`` times
+    the image), each block slid to its best places in the grid."""
+    found = [
+        b.scaled(1 / scale) for b in blobs.cell_blobs(cells, *cell_area_range(shape, rows, cols))
+    ]
+    starts: list[tuple[np.ndarray, np.ndarray | None]] = []
+    for group in blobs.groups(found)[:BLOB_GROUPS]:
+        fitted = blobs.lattice_of(group, cols, rows)
+        if fitted is not None:
+            starts += [(H, None) for _, H in extend.place_block(pyramid, *fitted, rows, cols)]
+    return starts
 
 
 def _from_families(
@@ -294,11 +317,27 @@ def _recomb(pyramid: lattice.Pyramid, best: Refined, rows: int, cols: int) -> Re
 
 
 def _refine_best(
-    pyramid: lattice.Pyramid, starts: list[np.ndarray], rows: int, cols: int
+    pyramid: lattice.Pyramid,
+    starts: list[np.ndarray],
+    rows: int,
+    cols: int,
+    quick: list[float] | None = None,
 ) -> Refined | None:
-    """Refine the starts in order and keep the best; stop at a convincing one."""
+    """Refine the starts in order and keep the best; stop at a convincing one.
+
+    A start within ``SAME_PLACE`` cells of a lattice already refined would
+    settle on it again, so it is skipped; with ``quick`` (the starts' quick
+    ranks), once the best is convincing, starts ranked ``LAGGING`` below it
+    end the search."""
     best: Refined | None = None
+    done: list[np.ndarray] = []
     for n, H in enumerate(starts):
+        k = len(done)
+        lagging = quick is not None and best is not None and quick[n] < best[0] - LAGGING
+        if lagging and best is not None and best[0] >= CONVINCING:
+            break
+        if any(_same_place(H, D, rows, cols) for D in done):
+            continue
         try:
             H2, found = lattice.refine(pyramid, H, rows, cols, iterations=REFINE_PASSES)
             s = lattice.support(lattice.look(pyramid, H2, rows, cols))
@@ -310,8 +349,21 @@ def _refine_best(
                 rank *= _ends(lattice.overhang(pyramid, H2, rows, cols))
         except (np.linalg.LinAlgError, cv2.error):
             continue
+        done.append(H2)
         if best is None or rank > best[0]:
             best = (rank, H2, s, found)
-        if n >= 1 and best[0] >= CONVINCING:
+        if k >= 1 and best[0] >= CONVINCING:
             break  # the ranking's top two rarely both miss when one is this clear
     return best
+
+
+def _same_place(H: np.ndarray, other: np.ndarray, rows: int, cols: int) -> bool:
+    """Whether lattice ``other`` has its corners within ``SAME_PLACE`` cells of
+    ``H``'s (measured in ``H``'s cells), whatever their names (the same grid
+    turned a quarter is the same place)."""
+    try:
+        moved = apply_homography(H, corners_from_homography(other, rows, cols))
+    except np.linalg.LinAlgError:
+        return False
+    gap = np.abs(moved[:, None, :] - grid_corners(rows, cols)[None, :, :]).max(axis=2)
+    return bool(np.all(gap.min(axis=1) < SAME_PLACE))

@@ -11,7 +11,8 @@ Two hypotheses:
   image, in both polarities (dark lines on light paper, light on dark);
 * *inner lattice*: many small, similar quadrilaterals packed side by side (the
   cells themselves, e.g. stickers separated by dark gaps, or empty cells
-  between lines), returned as blobs for :mod:`vision.blobs` to name and fit.
+  between lines), returned as contours for :mod:`vision.blobs` to judge,
+  name and fit.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.blobs import Blob, cell_blobs
 from vision.rectify import order_corners
 
 
@@ -83,25 +83,68 @@ def dedupe(quads: list[np.ndarray], tolerance: float) -> list[np.ndarray]:
     return kept
 
 
+def without_repeats(quads: list[np.ndarray], keep: int = 2) -> list[np.ndarray]:
+    """``quads`` (largest first) with at most ``keep`` of each repeated block:
+    outlines of about the same area (within 20%) lying side by side (their
+    bounding boxes overlap by under a third) are the repeats of one pattern,
+    like a sudoku's nine boxes or a board's cells, and each is as good a start
+    as the others. Nested outlines of one object (a rim, a frame, the grid)
+    overlap, so they are all kept.
+
+    >>> box = np.array([[0, 0], [10, 0], [10, 10], [0, 10]], float)
+    >>> row = [box + [12 * i, 0] for i in range(5)]
+    >>> len(without_repeats(row)), len(without_repeats([box, box * 1.05]))
+    (2, 2)
+    """
+    kept: list[np.ndarray] = []
+    boxes: list[tuple[float, float, float, float, float]] = []
+    for q in quads:
+        x0, y0 = q.min(axis=0)
+        x1, y1 = q.max(axis=0)
+        area = float(cv2.contourArea(q.astype(np.float32)))
+        repeats = 0
+        for a0, b0, a1, b1, other in boxes:
+            overlap = max(0.0, min(x1, a1) - max(x0, a0)) * max(0.0, min(y1, b1) - max(y0, b0))
+            smaller = min((x1 - x0) * (y1 - y0), (a1 - a0) * (b1 - b0))
+            if abs(area - other) < 0.2 * max(area, other) and overlap < smaller / 3:
+                repeats += 1
+        if repeats < keep:
+            kept.append(q)
+            boxes.append((float(x0), float(y0), float(x1), float(y1), area))
+    return kept
+
+
 def candidate_quads(
     gray: np.ndarray, rows: int, cols: int, min_fraction: float = 0.02
-) -> tuple[list[np.ndarray], list[Blob]]:
+) -> tuple[list[np.ndarray], list[np.ndarray]]:
     """Candidate grid outlines in a grey image (largest first, ``UL UR LR LL``)
-    and the cell-like blobs seen on the way.
+    and the contours of about one cell's size seen on the way (for
+    :func:`vision.blobs.cell_blobs`, when the outlines are not enough).
 
     ``min_fraction``: the smallest grid worth finding, as a fraction of the image area."""
     h, w = gray.shape[:2]
     image_area = float(h * w)
     min_area = min_fraction * image_area
+    min_cell, max_cell = cell_area_range(gray.shape[:2], rows, cols, min_fraction)
     quads: list[np.ndarray] = []
-    found: list[Blob] = []
+    cells: list[np.ndarray] = []
     for mask in binarize(gray):
         contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-        quads += outline_quads(contours, min_area)
-        found += cell_blobs(
-            contours,
-            min_cell=0.5 * min_area / (rows * cols),
-            max_cell=0.9 * image_area / (rows * cols),
+        # One area per contour, then each test sees only its own sizes: print
+        # and texture make thousands of specks.
+        areas = [cv2.contourArea(c) for c in contours]
+        quads += outline_quads(
+            [c for c, a in zip(contours, areas, strict=True) if a >= min_area], min_area
         )
+        cells += [c for c, a in zip(contours, areas, strict=True) if min_cell <= a <= max_cell]
     quads.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
-    return dedupe(quads, tolerance=0.01 * np.hypot(h, w)), found
+    return dedupe(quads, tolerance=0.01 * np.hypot(h, w)), cells
+
+
+def cell_area_range(
+    shape: tuple[int, int], rows: int, cols: int, min_fraction: float = 0.02
+) -> tuple[float, float]:
+    """The areas (pixels) a cell may have in an image of ``shape``: half a
+    cell of the smallest grid worth finding, up to 90% of a grid filling it."""
+    image_area = float(shape[0] * shape[1])
+    return 0.5 * min_fraction * image_area / (rows * cols), 0.9 * image_area / (rows * cols)

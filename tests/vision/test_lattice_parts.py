@@ -63,3 +63,23 @@ def test_board_segments_keep_lines_between_empty_cells():
     # The left border beside the filled cell (2, 0) is left out; the top border is all board.
     assert vertical[0].tolist() == [1.0, 1.0, 0.0] and horizontal[0].tolist() == [1.0, 1.0, 1.0]
     assert board_segments(np.zeros((6, 6), bool)) is None  # a full board: nothing printed to see
+
+
+def test_the_locator_modules_examples_hold():
+    import doctest
+
+    from vision import comb, families, locate, quads
+
+    for module in (comb, families, quads, locate):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
+
+
+def test_repeated_blocks_are_started_from_twice_nested_outlines_always():
+    from vision.quads import without_repeats
+
+    box = np.array([[0, 0], [30, 0], [30, 30], [0, 30]], float)
+    boxes = [box + np.array([35.0 * i, 35.0 * j]) for j in range(3) for i in range(3)]
+    assert len(without_repeats(boxes)) == 2
+    frame = [box * 3.3 - 3, box * 3.2 - 1.5, box * 3.1]  # rim, frame, grid: nested
+    assert len(without_repeats(frame)) == 3
