@@ -71,7 +71,8 @@ def best_combs(
     pitches: tuple[float, float] = PITCHES,
 ) -> list[tuple[float, float]]:
     """The ``keep`` best distinct ``(offset, pitch)`` in view pixels of the
-    ``n_cells + 1``-tooth combs collecting the most ``on`` evidence, less
+    ``n_cells + 1``-tooth combs collecting the most ``on`` evidence in their
+    weaker half of teeth, less
     ``BETWEEN_COST`` of the ``half`` evidence half-way between their teeth;
     ``cell`` is the candidate's own pitch (pitches from ``pitches`` times it
     are tried). Two combs are distinct when an end tooth moves half a pitch."""
@@ -85,7 +86,10 @@ def best_combs(
         starts = np.arange(0.0, length - 1 - n_cells * p, OFFSET_STEP)
         at = np.rint(starts[:, None] + teeth[None, :] * p).astype(int)
         mid = np.rint(starts[:, None] + mids[None, :] * p).astype(int)
-        scores.append(on[at].sum(axis=1) - BETWEEN_COST * half[mid].sum(axis=1))
+        # Every tooth must find a line: the weaker half of the teeth counts,
+        # so a few strong edges (a header's rim, a rail) cannot carry a comb.
+        weak = np.sort(on[at], axis=1)[:, : len(teeth) // 2 + 1]
+        scores.append(weak.sum(axis=1) - BETWEEN_COST * half[mid].sum(axis=1))
         offsets.append(starts)
         steps.append(np.full(len(starts), p))
     if not scores:

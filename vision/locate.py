@@ -69,7 +69,7 @@ CONVINCING = 0.8
 FAMILY_TOP = 3
 FAMILY_PITCHES = (0.35, 1.6)
 # Re-combed lattices refined (see _recomb).
-RECOMB_TOP = 2
+RECOMB_TOP = 4
 # A start this close (cells, every corner) to a refined lattice is not refined again.
 SAME_PLACE = 0.3
 # Once the best is convincing, a start ranked this far below it is not refined.
@@ -153,13 +153,9 @@ def locate_grid(
         # and the straight edges' two directions, whatever made them.
         blocks = [q for _, _, q in ranked[:EXTEND_TOP] if q is not None]
         grown = [H for q in blocks for _, H in extend.placements(pyramid, q, rows, cols)]
-        combed = [
-            H
-            for _, H, _ in _rank(
-                pyramid, _from_families(pyramid, value, image.shape[:2], rows, cols), rows, cols
-            )[:FAMILY_TOP]
-        ]
-        other = _refine_best(pyramid, grown + combed, rows, cols)
+        combed = _from_families(pyramid, value, image.shape[:2], rows, cols)
+        combs = [H for _, H, _ in _rank(pyramid, combed, rows, cols)[:FAMILY_TOP]]
+        other = _refine_best(pyramid, grown + combs, rows, cols)
         if other is not None and (best is None or other[0] > best[0]):
             best = other
     if best is not None and best[0] < CONVINCING:
@@ -227,11 +223,10 @@ def _from_families(
     starts: list[tuple[np.ndarray, np.ndarray | None]] = []
     for H in rough:
         try:
-            starts += [
-                (c, None) for c in comb.recombs(pyramid, H, rows, cols, pitches=FAMILY_PITCHES)
-            ]
+            found = comb.recombs(pyramid, H, rows, cols, pitches=FAMILY_PITCHES)
         except (np.linalg.LinAlgError, cv2.error):
             continue
+        starts += [(c, None) for c in found]
     return starts
 
 
@@ -339,8 +334,7 @@ def _refine_best(
         if any(_same_place(H, D, rows, cols) for D in done):
             continue
         try:
-            H2, found = lattice.refine(pyramid, H, rows, cols, iterations=REFINE_PASSES)
-            s = lattice.support(lattice.look(pyramid, H2, rows, cols))
+            H2, found, s = lattice.refine_supported(pyramid, H, rows, cols, REFINE_PASSES)
             rank = s.value
             # A grid that ends at its border beats a block cut from a larger one
             # (the check costs a look; it can only lower a rank, so skip it for
