@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import time
 from collections.abc import Iterator
@@ -42,18 +41,14 @@ from calibration.palette import load_palette
 from calibration.profile import Profile
 from calibration.wizard import build_profile
 from device.cli import EXIT_OK, CliError, print_json
+from device.evals._data import shared_data_dir
 from vision.gravity import settled
 from vision.orientation import gravity_quarters
 from vision.palette import Palette
 from vision.photo import read_photo
 
-REPO = Path(__file__).resolve().parents[2]
 CUBE_FACES = "ULFRBD"
 CUBE_CODES = {"white": "W", "yellow": "Y", "red": "R", "orange": "O", "blue": "B", "green": "G"}
-
-
-def shared_data_dir() -> Path:
-    return Path(os.environ.get("TILEWATCH_SHARED_DATA", REPO.parent / "shared" / "data"))
 
 
 @dataclass
@@ -184,11 +179,77 @@ def _tags(c: Any) -> dict[str, Any]:
         "glare": round(c.glare, 2),
         "gradient": round(c.gradient, 2),
         "noise": round(c.noise, 1),
+        "tilt": round(c.tilt_deg),
+        "barrel": round(c.barrel, 2),
+        "symbols": c.tile_symbols,
     }
 
 
+# Condition groups for the per-condition table (--by): a name, a key on a
+# board's tags and the upper edges of its bins (a name-valued key has none).
+CONDITION_BINS: dict[str, tuple[float, ...]] = {
+    "glare": (0.0, 0.5, 0.7, 1.5),
+    "kelvin": (3300.0, 4500.0, 5700.0, 10000.0),
+    "white_balance": (0.3, 0.6, 1.0),
+    "tilt": (10.0, 25.0, 45.0),
+    "barrel": (0.15, 0.4, 1.0),
+    "shadow": (0.0, 0.4, 0.9),
+    "gradient": (0.0, 0.25, 0.9),
+    "noise": (3.0, 6.0),
+    "art": (),
+    "symbols": (),
+}
+
+
+def condition_bin(name: str, value: Any) -> str:
+    """The bin a condition's value falls in, as a label (``"glare 0.5-0.7"``).
+
+    >>> condition_bin("glare", 0.0), condition_bin("glare", 0.62), condition_bin("art", "slate")
+    ('glare 0', 'glare 0.5-0.7', 'art slate')
+    """
+    edges = CONDITION_BINS[name]
+    if not edges:
+        return f"{name} {value}"
+    lo = None
+    for hi in edges:
+        if value <= hi:
+            if lo is None:
+                return f"{name} <={hi:g}" if hi else f"{name} 0"
+            return f"{name} {lo:g}-{hi:g}"
+        lo = hi
+    return f"{name} >{edges[-1]:g}"
+
+
+def by_condition(boards: list[Board], names: list[str]) -> dict[str, dict[str, Any]]:
+    """Summaries of the boards grouped by each condition's bins, in bin order."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in names:
+        groups: dict[str, list[Board]] = {}
+        for b in boards:
+            if name in b.tags:
+                groups.setdefault(condition_bin(name, b.tags[name]), []).append(b)
+        for label in sorted(groups, key=lambda k: _bin_order(name, k)):
+            out[label] = summary(groups[label])
+    return out
+
+
+def _bin_order(name: str, label: str) -> tuple[int, str]:
+    edges = CONDITION_BINS[name]
+    if not edges:
+        return (0, label)
+    for i, hi in enumerate(edges):
+        if condition_bin(name, hi) == label:
+            return (i, label)
+    return (len(edges), label)
+
+
 def sim_board(
-    game: str, seed: int, frame: SimFrame, palette: Palette, profile: Profile | None
+    game: str,
+    seed: int,
+    frame: SimFrame,
+    palette: Palette,
+    profile: Profile | None,
+    truth_corners: bool = False,
 ) -> Board:
     rows, cols = len(frame.board), len(frame.board[0])
     name = f"{game}#{seed}"
@@ -198,6 +259,7 @@ def sim_board(
         rows,
         cols,
         palette,
+        corners=frame.corners if truth_corners else None,
         gains=None if profile is None else profile.gains,
         fit_palette=profile is None,
     )
@@ -217,14 +279,18 @@ def sim_board(
     return board
 
 
-def calibrate_on(game: str, seed: int, palette: Palette) -> Profile | None:
+def calibrate_on(
+    game: str, seed: int, palette: Palette, truth_corners: bool = False
+) -> Profile | None:
     """A profile from a daylight frame of this table, confirmed with the truth."""
     daylight = {"kelvin": 6500.0, "white_balance": 1.0, "shadow": 0.0, "glare": 0.0}
     frame = next(still_frames(game, seed, 1, moments="calibration", **daylight), None)
     if frame is None:
         return None
     rows, cols = len(frame.board), len(frame.board[0])
-    photo = read_photo(frame.image, rows, cols, palette)
+    photo = read_photo(
+        frame.image, rows, cols, palette, corners=frame.corners if truth_corners else None
+    )
     if photo is None:
         return None
     reading, fit = photo.reading, photo.fit
@@ -239,16 +305,19 @@ def calibrate_on(game: str, seed: int, palette: Palette) -> Profile | None:
     return build_profile(reading, fixes, corners=turn_corners(fit.corners, k), nominal=palette)
 
 
-def sim_boards(game: str, tables: int, calibrated: bool) -> list[Board]:
+def sim_boards(
+    game: str, tables: int, calibrated: bool, first_seed: int = 0, truth_corners: bool = False
+) -> list[Board]:
+    """One board per table, seeds ``first_seed`` .. ``first_seed + tables - 1``."""
     palette = load_palette(game)
     boards = []
-    for seed in range(tables):
-        profile = calibrate_on(game, seed, palette) if calibrated else None
+    for seed in range(first_seed, first_seed + tables):
+        profile = calibrate_on(game, seed, palette, truth_corners) if calibrated else None
         if calibrated and profile is None:
             continue
         for frame in still_frames(game, seed, 1):
             use = palette if profile is None else profile.palette
-            boards.append(sim_board(game, seed, frame, use, profile))
+            boards.append(sim_board(game, seed, frame, use, profile, truth_corners))
     return boards
 
 
@@ -282,8 +351,28 @@ def _errors(boards: list[Board], most: int = 12) -> None:
             break
 
 
+def _conditions_table(boards: list[Board], names: list[str]) -> None:
+    for label, s in by_condition(boards, names).items():
+        print(
+            f"    {label:<22} {s['boards_fully_right']:>3}/{s['boards']:<3} fully right "
+            f"({_pct(s['board_right_rate'], 0):>4}); cells {s['cell_errors']:>3}/{s['cells']:<5}"
+            f" wrong ({_pct(s['cell_error_rate'])}); {s['boards'] - s['found']} not found"
+        )
+
+
+def _condition_names(text: str) -> list[str]:
+    if text in ("", "none"):
+        return []
+    names = list(CONDITION_BINS) if text == "all" else [n for n in text.split(",") if n]
+    unknown = [n for n in names if n not in CONDITION_BINS]
+    if unknown:
+        raise CliError(f"--by: unknown condition {unknown[0]!r} ({', '.join(CONDITION_BINS)})")
+    return names
+
+
 def run(args: argparse.Namespace) -> int:
     report: dict[str, Any] = {}
+    by = _condition_names(args.by)
     sections: list[tuple[str, list[Board]]] = []
     if not args.skip_photos:
         boards, ambiguous = cube_boards(Path(args.data or shared_data_dir()) / "cube-6x6")
@@ -296,14 +385,24 @@ def run(args: argparse.Namespace) -> int:
         if args.tables > 0:
             modes = ("uncalibrated", "calibrated") if args.calibrated else ("uncalibrated",)
             for mode in modes:
-                boards = sim_boards(game, args.tables, mode == "calibrated")
+                boards = sim_boards(
+                    game,
+                    args.tables,
+                    mode == "calibrated",
+                    args.first_seed,
+                    args.corners == "truth",
+                )
                 report[f"sim_{game}_{mode}"] = summary(boards)
+                if by:
+                    report[f"sim_{game}_{mode}"]["by_condition"] = by_condition(boards, by)
                 sections.append((f"simulated {game}, {mode}", boards))
     if args.json:
         print_json(report)
         return EXIT_OK
     for title, boards in sections:
         _line(title, summary(boards))
+        if by and title.startswith("simulated"):
+            _conditions_table(boards, by)
         if args.errors:
             _errors(boards)
     return EXIT_OK
@@ -318,7 +417,27 @@ def register(subparsers: Any) -> None:
     p.add_argument("--data", metavar="DIR", help="the shared data folder (default ../shared/data)")
     p.add_argument("--tables", type=int, default=40, help="simulated tables per game (default 40)")
     p.add_argument("--games", default="bits,lits", help="simulated games (default bits,lits)")
+    p.add_argument(
+        "--first-seed",
+        type=int,
+        default=0,
+        help="first simulated table (default 0): tune on some seeds, report on others",
+    )
     p.add_argument("--calibrated", action="store_true", help="also read with a profile per table")
+    p.add_argument(
+        "--corners",
+        choices=["found", "truth"],
+        default="found",
+        help="simulated frames: grid from the locator (default) or the renderer's true corners "
+        "(the reader alone)",
+    )
+    p.add_argument(
+        "--by",
+        default="",
+        metavar="NAMES",
+        help="per-condition table for simulated boards: all, or some of "
+        + ",".join(CONDITION_BINS),
+    )
     p.add_argument("--skip-photos", action="store_true", help="leave out the real cube photos")
     p.add_argument("--errors", action="store_true", help="list the boards read wrong")
     p.add_argument("--json", action="store_true", help="print one JSON object")
