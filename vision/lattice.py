@@ -447,20 +447,24 @@ def overhang(pyramid: Pyramid, homography: np.ndarray, rows: int, cols: int) -> 
 
 
 def _peaks(
-    profiles: np.ndarray, ends: np.ndarray, n_cells: int, half: float
+    profiles: np.ndarray, ends: np.ndarray | None, n_cells: int, half: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Sub-pixel line position per (line, segment): positions, strengths, validity.
 
     The line is the strongest bump within ``half`` pixels of the prediction
-    of the smoothed profile where it also shows at the segment's ends
-    (``ends``, see :class:`LatticeView`: a ring or a cross printed in the
-    cell beside the line does not); its position is the centroid of the raw
+    of the smoothed profile, where it also shows at the segment's ends when
+    ``ends`` are given (see :class:`LatticeView`: a ring or a cross printed in
+    the cell beside the line does not); its position is the centroid of the raw
     profile (above the cells' level) around that bump, so a thick line's two
     edges balance out at its middle and a step edge stays on the step."""
     length = profiles.shape[1]
     s = VIEW_CELL_PX
     smooth = cv2.GaussianBlur(profiles, (0, 0), sigmaX=s / 8, sigmaY=1e-3)
-    whole = cv2.GaussianBlur(np.minimum(profiles, ends), (0, 0), sigmaX=s / 8, sigmaY=1e-3)
+    # Where the line also shows at the segment's ends (when asked: a lattice
+    # not yet aligned sees lines slant across it).
+    whole = smooth
+    if ends is not None:
+        whole = cv2.GaussianBlur(np.minimum(profiles, ends), (0, 0), sigmaX=s / 8, sigmaY=1e-3)
     cells = _cell_level(profiles, n_cells)
     r = max(2, s // 5)
     win = np.clip(_windows(n_cells + 1, half), r, length - 1 - r)  # (lines, w)
@@ -498,9 +502,13 @@ class LinePoints:
 Segments = tuple[np.ndarray, np.ndarray]
 
 
-def measure(view: LatticeView, reach: float, only: Segments | None = None) -> list[LinePoints]:
+def measure(
+    view: LatticeView, reach: float, only: Segments | None = None, whole: bool = True
+) -> list[LinePoints]:
     """The supported segments of every lattice line within ``reach`` cells of
-    the prediction; ``only`` weighs each segment (0 leaves it out)."""
+    the prediction; ``only`` weighs each segment (0 leaves it out). With
+    ``whole`` a line must also show at the segment's quarters (for a lattice
+    already aligned: a first pass from a rough start sees lines slant)."""
     half = reach * VIEW_CELL_PX
     from_view = np.linalg.inv(view.to_view)
     found = []
@@ -516,7 +524,7 @@ def measure(view: LatticeView, reach: float, only: Segments | None = None) -> li
             masks[1],
         ),
     ):
-        pos, strength, valid = _peaks(profiles, ends, n_cells, half)
+        pos, strength, valid = _peaks(profiles, ends if whole else None, n_cells, half)
         valid &= seen
         weight = np.sqrt(strength)
         if mask is not None:
@@ -570,8 +578,7 @@ def refine_supported(
     for it in range(iterations + 1):
         view = look(pyramid, H, rows, cols)
         s = support(view)
-        reach = 0.4 if it == 0 else 0.25
-        found = measure(view, reach)
+        found = measure(view, 0.4 if it == 0 else 0.25, whole=it > 0)
         if best is None or s.value >= best[2].value:
             best = (H, found, s)
         if it == iterations:

@@ -139,11 +139,24 @@ def locate_grid(
     ranked = _rank(pyramid, starts, rows, cols)
     top = ranked[:REFINE_TOP]
     best = _refine_best(pyramid, [H for _, H, _ in top], rows, cols, [v for v, _, _ in top])
-    if best is None or best[0] < CONVINCING:
-        # Inner-lattice hypothesis from the cells themselves (only when the
-        # outlines are not convincing: judging every cell-sized contour of a
-        # board full of printed marks costs as much as the rest of the search).
-        lattices = _from_cells(pyramid, cells, value.shape[:2], scale, rows, cols)
+    cell_like: list[blobs.Blob] | None = None
+    if best is not None and best[0] >= CONVINCING:
+        # Convincing: only cells away from it are worth a look, and only when
+        # enough of them chain up to be a second grid in view (a sudoku's
+        # printed solution beside the puzzle, the puzzle's outline missed).
+        cell_like = _cell_blobs(
+            _elsewhere(cells, best[1], scale, rows, cols), value, scale, rows, cols
+        )
+        groups = blobs.groups(cell_like)
+        if not groups or len(groups[0]) < rows * cols // 4:
+            cell_like = []
+    if cell_like is None or cell_like:
+        # Inner-lattice hypothesis from the cells themselves. (Judging every
+        # cell-sized contour of a board full of printed marks costs as much
+        # as the rest of the search, hence only when needed.)
+        if cell_like is None:
+            cell_like = _cell_blobs(cells, value, scale, rows, cols)
+        lattices = _from_blobs(pyramid, cell_like, rows, cols)
         top = _rank(pyramid, lattices, rows, cols)[:REFINE_TOP]
         other = _refine_best(pyramid, [H for _, H, _ in top], rows, cols, [v for v, _, _ in top])
         if other is not None and (best is None or other[0] > best[0]):
@@ -190,20 +203,35 @@ def search_copy(image: np.ndarray) -> np.ndarray:
     return value
 
 
-def _from_cells(
-    pyramid: lattice.Pyramid,
-    cells: list[np.ndarray],
-    shape: tuple[int, int],
-    scale: float,
-    rows: int,
-    cols: int,
+def _elsewhere(
+    cells: list[np.ndarray], homography: np.ndarray, scale: float, rows: int, cols: int
+) -> list[np.ndarray]:
+    """The contours (search-copy pixels, ``scale`` times the image's) whose
+    first point lies over a cell away from the lattice ``homography`` (more
+    than a cell outside its border)."""
+    if not cells:
+        return cells
+    first = np.array([c[0, 0] for c in cells], np.float64) / scale
+    g = apply_homography(homography, first)
+    with np.errstate(invalid="ignore"):
+        near = (g[:, 0] > -1) & (g[:, 0] < cols + 1) & (g[:, 1] > -1) & (g[:, 1] < rows + 1)
+    return [c for c, inside in zip(cells, near, strict=True) if not inside]
+
+
+def _cell_blobs(
+    cells: list[np.ndarray], value: np.ndarray, scale: float, rows: int, cols: int
+) -> list[blobs.Blob]:
+    """The cell-like blobs among ``cells`` (contours in the search copy
+    ``value``, ``scale`` times the image), in image pixels."""
+    sizes = cell_area_range(value.shape[:2], rows, cols)
+    return [b.scaled(1 / scale) for b in blobs.cell_blobs(cells, *sizes)]
+
+
+def _from_blobs(
+    pyramid: lattice.Pyramid, found: list[blobs.Blob], rows: int, cols: int
 ) -> list[tuple[np.ndarray, np.ndarray | None]]:
-    """Starts from lattices grown from cell-like blobs (:mod:`vision.blobs`)
-    among ``cells`` (contours in a search copy of ``shape``, ``scale`` times
-    the image), each block slid to its best places in the grid."""
-    found = [
-        b.scaled(1 / scale) for b in blobs.cell_blobs(cells, *cell_area_range(shape, rows, cols))
-    ]
+    """Starts from lattices grown from cell-like blobs (:mod:`vision.blobs`),
+    each block slid to its best places in the grid."""
     starts: list[tuple[np.ndarray, np.ndarray | None]] = []
     for group in blobs.groups(found)[:BLOB_GROUPS]:
         fitted = blobs.lattice_of(group, cols, rows)
