@@ -46,6 +46,10 @@ EVERY_OTHER = 0.3
 FLANK_RATIO = 1.5
 # A half-way line's ends must show this share of its middle's peak.
 EVEN_LINE = 0.7
+# A refinement is kept unless it lost this much support from a start at least
+# this well supported (see refine_supported).
+KEEP_MARGIN = 0.1
+KEEP_START = 0.8
 # How much a half-way line (a finer grid than asked for) costs a candidate.
 BETWEEN_WEIGHT = 0.5
 
@@ -568,27 +572,27 @@ def refine(
 def refine_supported(
     pyramid: Pyramid, homography: np.ndarray, rows: int, cols: int, iterations: int = 3
 ) -> tuple[np.ndarray, list[LinePoints], Support]:
-    """:func:`refine`, keeping the best supported of its passes (the start
-    included; the latest of equals): on a crowded board seen steeply, raised
-    tiles show their tops displaced from the printed lattice, and a pass that
-    fits both at once can end worse than it began. Returns the homography,
-    the line points seen through it and its :class:`Support`."""
+    """:func:`refine` (its first pass takes lines anywhere along a segment:
+    a rough start sees them slant), or a well supported start (``KEEP_START``)
+    when the refined lattice lost more than ``KEEP_MARGIN``: on a crowded board seen
+    steeply, raised tiles show their tops displaced from the printed lattice,
+    and passes that fit both at once can end worse than they began. Returns
+    the homography, the line points seen through it and its :class:`Support`."""
     H = np.asarray(homography, np.float64)
-    best: tuple[np.ndarray, list[LinePoints], Support] | None = None
-    for it in range(iterations + 1):
-        view = look(pyramid, H, rows, cols)
-        s = support(view)
-        found = measure(view, 0.4 if it == 0 else 0.25, whole=it > 0)
-        if best is None or s.value >= best[2].value:
-            best = (H, found, s)
-        if it == iterations:
-            break
+    view = start_view = look(pyramid, H, rows, cols)
+    start_support = support(view)
+    found = measure(view, 0.4, whole=False)
+    for _ in range(iterations):
         new = solve_lines(found, rows, cols, H)
         if new is None:
             break
         H = new
-    assert best is not None
-    return best
+        view = look(pyramid, H, rows, cols)
+        found = measure(view, 0.25)
+    s = support(view)
+    if start_support.value >= KEEP_START and start_support.value > s.value + KEEP_MARGIN:
+        return np.asarray(homography, np.float64), measure(start_view, 0.25), start_support
+    return H, found, s
 
 
 def solve_lines(
