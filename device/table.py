@@ -195,6 +195,12 @@ class Table:
         with self._lock:
             self._listeners.append(callback)
 
+    def unlisten(self, callback: Listener) -> None:
+        """Stop calling ``callback`` (a tracker that is replaced must go, or
+        the table would keep it, and every frame it holds, alive)."""
+        with self._lock:
+            self._listeners = [c for c in self._listeners if c != callback]
+
     def _publish(self, kind: str, data: dict[str, Any]) -> Message:
         msg = self.hub.publish(kind, data)
         for callback in list(self._listeners):

@@ -115,9 +115,10 @@ class CameraTracker:
             self._inbox.put(message)
 
     def close(self) -> None:
-        """Stop taking the table's messages (the table keeps no way to
-        unregister a listener; a closed tracker just ignores them)."""
+        """Stop taking the table's messages, and let the table forget this
+        tracker (each run of the loop makes a new one)."""
         self._closed = True
+        self.table.unlisten(self._receive)
 
     def camera_reopened(self) -> None:
         """The camera came back: the previous frame says nothing about motion."""

@@ -14,3 +14,23 @@ def test_memory_threads_and_files_stay_flat():
     # No steady climb: allow for allocator noise, not for a frame a second
     # (one 640x480 frame kept per second would be 55 MB over these 45 s).
     assert result["rss_mb"]["growth"] < 10
+
+
+def test_a_replaced_tracker_is_freed(tmp_path):
+    # Every demo game (and every calibration) runs the loop with a new
+    # tracker; the table must not keep the old ones (and their frames) alive.
+    import gc
+    import weakref
+
+    from device.store import Store
+    from device.table import Table
+    from device.track.camera import CameraTracker
+
+    table = Table(Store(tmp_path / "t.sqlite"), pin="1234")
+    tracker = CameraTracker(table)
+    gone = weakref.ref(tracker)
+    tracker.close()
+    del tracker
+    gc.collect()
+    assert gone() is None
+    table.close()
