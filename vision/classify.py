@@ -29,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.colour import lab_distance, linear_to_lab
+from vision.lines import Lines
 from vision.palette import Palette
 
 # Print on a cell (share of its patch) rules out colours marked plain: no
@@ -44,6 +45,13 @@ BARE_NEAR = 12.0  # ΔE within which a tile colour can pass for the board print
 # A bare cell on a board whose tiles carry symbols, read as a tile that can
 # pass for the board: a gentler penalty (a starting tile has no symbol).
 BARE_PENALTY = 10.0
+# Printed grid lines (vision.lines), in units of the board's typical line:
+# a cell whose clearest side shows less than LINES_NONE[0] (fully below
+# LINES_NONE[1]) is covered, so not the board; one whose second clearest
+# shows more than LINES_TWO[0] (fully above LINES_TWO[1]) is the board.
+LINES_NONE = (0.35, 0.1)
+LINES_TWO = (0.35, 0.7)
+LINE_PENALTY = 12.0
 # The margin a sure cell needs: this many times its distance to the best,
 # at least MIN_MARGIN_FLOOR, at most the palette's min_margin.
 MARGIN_PER_DISTANCE = 1.5
@@ -150,6 +158,24 @@ def print_penalty(printed: np.ndarray | None, palette: Palette) -> np.ndarray | 
         return None
     ramp = np.clip((np.asarray(printed) - PRINT_MIN) / (PRINT_FULL - PRINT_MIN), 0.0, 1.0)
     return np.asarray(ramp[..., None] * PRINT_PENALTY * palette.plain)
+
+
+def line_penalty(lines: Lines | None, palette: Palette) -> np.ndarray | None:
+    """Extra distance (S, K) from the printed lines each cell shows: on the
+    board's entries for cells with no line on any side, on every other entry
+    for cells with lines on two sides. ``None`` when the palette has no
+    board entry or the board shows no lines."""
+    if lines is None or not palette.board.any() or not np.any(lines.most):
+        return None
+    covered = _ramp(lines.most, *LINES_NONE)
+    bare = _ramp(lines.second, *LINES_TWO)
+    board = palette.board.astype(np.float64)
+    return np.asarray(LINE_PENALTY * (covered[..., None] * board + bare[..., None] * (1.0 - board)))
+
+
+def _ramp(x: np.ndarray, start: float, full: float) -> np.ndarray:
+    """0 at ``start``, 1 at ``full`` (either direction), clipped."""
+    return np.asarray(np.clip((np.asarray(x) - start) / (full - start), 0.0, 1.0))
 
 
 def bare_penalty(printed: np.ndarray, first: Match) -> np.ndarray | None:

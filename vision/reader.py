@@ -29,12 +29,14 @@ from vision.classify import (
     Match,
     bare_penalty,
     clipped_channels,
+    line_penalty,
     match,
     print_penalty,
     scores_linear,
 )
 from vision.colour import linear_to_lab
-from vision.constancy import balance
+from vision.constancy import START_SPREADS, balance
+from vision.lines import line_evidence
 from vision.palette import Palette
 from vision.palette_fit import fit_palette
 from vision.shading import estimate_field
@@ -120,7 +122,32 @@ def read_cells(
         # would only get looser, so it keeps its value there.
         f = np.asarray(field, dtype=np.float64)[..., None]
         linear = np.where(clipped & (f > 1), linear, linear / f)
-    used_gains, used_palette, m = _read_colours(linear, clipped, printed, palette, gains, fit)
+    if not palette.board.any():
+        used_gains, used_palette, m = _read_colours(linear, clipped, printed, palette, gains, fit)
+    else:
+        # Printed grid lines tell an empty cell from a covered one whatever
+        # the colours (a black tile on a dark print, a highlight, a board
+        # that a change of light made look like a grey tile). Whether the
+        # print is light or dark is learnt from the cells whose colour is
+        # the board's: under the last frame's light when there is one (every
+        # frame of play), else under the light this photo is read with first.
+        start = None
+        if gains is not None and not fit:
+            start = match(None, palette, scores_linear(linear, gains, palette, clipped))
+            if np.median(start.distance) > START_SPREADS * palette.thresholds.spread:
+                start = None  # the light changed: read it first
+        if start is not None:
+            empty = _empty(palette, start)
+        else:
+            used_gains, used_palette, m = _read_colours(
+                linear, clipped, printed, palette, gains, fit
+            )
+            empty = _empty(used_palette, m)
+            gains = used_gains if fit else gains
+        extra = line_penalty(line_evidence(rectified_bgr, rows, cols, empty=empty), palette)
+        used_gains, used_palette, m = _read_colours(
+            linear, clipped, printed, palette, gains, fit, extra
+        )
     lab = linear_to_lab(linear * used_gains)
     codes = m.codes()
     confidence = m.confidence
@@ -147,17 +174,21 @@ def _read_colours(
     palette: Palette,
     gains: np.ndarray | None,
     fit: bool,
+    extra: np.ndarray | None = None,
 ) -> tuple[np.ndarray, Palette, Match]:
-    """White balance (or a whole palette fit) and classification of cell colours."""
+    """White balance (or a whole palette fit) and classification of cell colours.
+
+    ``extra`` (rows, cols, K): distance added to every entry (printed lines)."""
     shape = linear.shape[:-1]
-    penalty = print_penalty(printed, palette)
+    penalty = _plus(print_penalty(printed, palette), extra)
     if fit:
         fitted = fit_palette(
             linear, palette, start=gains, clipped=clipped, penalty=penalty, printed=printed
         )
         used_gains, used = fitted.gains, fitted.palette
         s = scores_linear(linear, used_gains, used, clipped).reshape(*shape, len(used))
-        penalty = print_penalty(printed, used)
+        keep = [palette.names.index(n) for n in used.names]
+        penalty = _plus(print_penalty(printed, used), None if extra is None else extra[..., keep])
         m = match(None, used, s, penalty)
     else:
         b = balance(linear, palette, start=gains, clipped=clipped, penalty=penalty)
@@ -168,6 +199,18 @@ def _read_colours(
     if bare is not None:
         m = match(None, used, s, bare if penalty is None else penalty + bare)
     return used_gains, used, m
+
+
+def _empty(palette: Palette, m: Match) -> np.ndarray:
+    """Cells surely read as the board (rows, cols) bool."""
+    return np.asarray(palette.board[m.best] & (m.index >= 0))
+
+
+def _plus(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
+    """Sum of two optional penalties."""
+    if a is None:
+        return b
+    return a if b is None else a + b
 
 
 def _add_symbols(

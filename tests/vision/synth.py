@@ -97,20 +97,22 @@ def render_board(
     h, w = rows * cell_px, cols * cell_px
     img = np.zeros((h, w, 3), np.float64)
     ink_dark = lab_to_linear(np.array([20.0, 0.0, 0.0]))
+    # The printed board first (its ground, symbols and grid lines), then the
+    # tiles on top: a tile hides the lines under it, as a real one does.
+    board_k = palette.entries_for(".") or [int(np.argmax(palette.board))]
+    tiles = []
     for r, row in enumerate(cells):
         for c, code in enumerate(row):
             k = palette.entries_for(code)[0]
-            base = lab_to_linear(palette.lab[k])
             y0, x0 = r * cell_px, c * cell_px
             patch = img[y0 : y0 + cell_px, x0 : x0 + cell_px]
-            patch[:] = base
-            centre = (cell_px // 2, cell_px // 2)
-            if palette.symbols[k]:
-                _draw_symbol(patch, code, cell_px, ink_dark)
-            elif tile_symbols and not palette.board[k]:
-                # Print contrasts with its plastic: darker on light, lighter on dark.
-                tint = base * 0.55 if palette.lab[k][0] > 40 else base + (1 - base) * 0.3
-                cv2.circle(patch, centre, int(cell_px * 0.17), tint.tolist(), -1, cv2.LINE_AA)
+            if palette.board[k] or palette.symbols[k] or not palette.board.any():
+                patch[:] = lab_to_linear(palette.lab[k])
+                if palette.symbols[k]:
+                    _draw_symbol(patch, code, cell_px, ink_dark)
+            else:
+                patch[:] = lab_to_linear(palette.lab[board_k[0]])
+                tiles.append((r, c, k))
     line = lab_to_linear(np.asarray(line_lab, dtype=np.float64))
     t = max(2, cell_px // 20)
     for i in range(rows + 1):
@@ -119,6 +121,15 @@ def render_board(
     for j in range(cols + 1):
         x = min(j * cell_px, w - 1)
         cv2.line(img, (x, 0), (x, h - 1), line.tolist(), t)
+    for r, c, k in tiles:
+        base = lab_to_linear(palette.lab[k])
+        patch = img[r * cell_px : (r + 1) * cell_px, c * cell_px : (c + 1) * cell_px]
+        patch[:] = base
+        if tile_symbols:
+            # Print contrasts with its plastic: darker on light, lighter on dark.
+            tint = base * 0.55 if palette.lab[k][0] > 40 else base + (1 - base) * 0.3
+            centre = (cell_px // 2, cell_px // 2)
+            cv2.circle(patch, centre, int(cell_px * 0.17), tint.tolist(), -1, cv2.LINE_AA)
 
     gains = illuminant_gains(light.kelvin) * light.exposure
     xs = np.linspace(0.0, 1.0, w)[None, :, None]

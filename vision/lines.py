@@ -1,0 +1,172 @@
+"""Printed grid lines around each cell: does the board show there, or a piece?
+
+Colour alone cannot always tell an empty cell from a tile: a black tile on a
+dark board print, a grey tile under a highlight, an ivory board under a warm
+lamp that looks like a yellow tile. Structure can. The board's grid lines
+are printed between the cells, so an empty cell shows a thin line (lighter
+or darker than its ground) along its sides; a tile or a piece lies on top of
+them and hides them. A line is thin, so it shows as a *ridge* across the
+side: the pixels on the side differ from the pixels a little way off on
+both hands, by the same sign as the board's other lines.
+
+Per side the ridge is measured on a grey copy of the board at ``Q`` pixels a
+cell (area-averaged, so sensor noise is averaged away), over the middle of
+the side (the corners, where tile bevels meet, stay out), allowing the line
+a pixel off (a lens's barrel, a corner found a little off). Ridges are
+scaled by the board's typical line (a high percentile of all inner sides,
+so a board half covered still sets it), and the line's polarity (light or
+dark print) is taken from the sides the caller says are most likely
+between two empty cells, or else from the stronger sign.
+
+A raised tile hides the line beside it on a neighbour's side too (its top
+leans away from the lens, its bevel and shadow fall there), so an empty
+cell beside tiles may show a line on one side only. What holds: an empty
+cell shows a line on at least one inner side, almost always on two, and a
+covered cell shows two only rarely (a half-line peeks out beside a tile).
+So a cell's evidence is its clearest side (``most``) and its second
+clearest (``second``). The grid's outer sides are the rectified image's
+edges and cannot be judged.
+
+>>> import cv2
+>>> board = np.full((120, 120, 3), 200, np.uint8)
+>>> for i in (0, 40, 80, 119):
+...     _ = cv2.line(board, (i, 0), (i, 119), (60, 60, 60), 2)
+...     _ = cv2.line(board, (0, i), (119, i), (60, 60, 60), 2)
+>>> board[38:82, 38:82] = (30, 30, 200)          # a red tile hides its lines
+>>> ev = line_evidence(board, 3, 3)
+>>> (ev.second > 0.5).astype(int).tolist()
+[[1, 1, 1], [1, 0, 1], [1, 1, 1]]
+>>> abs(round(float(ev.most[1, 1]), 2)), ev.polarity
+(0.0, -1.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# Pixels a cell for the ridge measurement.
+Q = 16
+# Along a side, only this part (pixels of Q) counts: corners stay out.
+ALONG = (3, 13)
+# A line's strength is scaled by this percentile of the board's inner sides.
+SCALE_PERCENTILE = 80
+# Sides between two cells thought empty needed to learn the print's polarity
+# from them; fewer, and the stronger sign of all ridges decides (which a
+# nearly full board's grooves between tiles may get wrong).
+MIN_SIDES = 3
+# Below this ridge (8-bit grey levels) a board has no visible lines at all.
+MIN_LINE = 3.0
+_PAD = 4
+_ACROSS = np.arange(-_PAD, _PAD)  # 8 pixels across each side, the side between 3 and 4
+
+
+def _profiles(rectified_bgr: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """Grey profiles across every vertical side (rows, cols+1, 8) and every
+    horizontal side (rows+1, cols, 8), each averaged along the side's middle."""
+    image = rectified_bgr
+    h, w = image.shape[:2]
+    if h > 2 * Q * rows and w > 2 * Q * cols:
+        # Area averaging by a whole factor is OpenCV's fast path; a finer
+        # bilinear step first keeps lines of a pixel or two.
+        image = cv2.resize(image, (cols * 2 * Q, rows * 2 * Q), interpolation=cv2.INTER_LINEAR)
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(grey, (cols * Q, rows * Q), interpolation=cv2.INTER_AREA)
+    g = cv2.copyMakeBorder(small.astype(np.float32), _PAD, _PAD, _PAD, _PAD, cv2.BORDER_REPLICATE)
+    a0, a1 = ALONG
+    xs = (np.arange(cols + 1) * Q + _PAD)[:, None] + _ACROSS[None, :]
+    v = g[_PAD : _PAD + rows * Q][:, xs].reshape(rows, Q, cols + 1, 2 * _PAD)[:, a0:a1].mean(1)
+    ys = (np.arange(rows + 1) * Q + _PAD)[:, None] + _ACROSS[None, :]
+    h = g[:, _PAD : _PAD + cols * Q][ys].reshape(rows + 1, 2 * _PAD, cols, Q)[..., a0:a1].mean(-1)
+    return v, h.transpose(0, 2, 1)
+
+
+def _ridge(profile: np.ndarray) -> np.ndarray:
+    """Signed ridge at the middle of each profile (..., 8), the line allowed a pixel off.
+
+    The middle must stand out from *both* hands the same way (lighter than
+    each, or darker than each), so a step (a tile's edge beside the board)
+    is no line."""
+    p = np.moveaxis(profile, -1, 0)
+    pairs = (p[:-1] + p[1:]) / 2  # pairs[i] = mean of pixels i, i+1
+    centre = pairs[2:5]  # the line a pixel before, on, and after the side
+    left = np.stack([p[0], pairs[0], pairs[1]])
+    right = np.stack([pairs[5], pairs[6], p[7]])
+    light = np.minimum(centre - left, centre - right)
+    dark = np.minimum(left - centre, right - centre)
+    r = np.where(light > 0, light, np.where(dark > 0, -dark, 0.0))
+    pick = np.abs(r).argmax(axis=0)
+    return np.asarray(np.take_along_axis(r, pick[None], axis=0)[0])
+
+
+def side_ridges(rectified_bgr: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Signed ridge (8-bit grey levels) on each cell's sides: (rows, cols, 4),
+    sides in the order top, right, bottom, left; positive = lighter than around."""
+    v, h = _profiles(rectified_bgr, rows, cols)
+    vr, hr = _ridge(v), _ridge(h)
+    return np.stack([hr[:-1], vr[:, 1:], hr[1:], vr[:, :-1]], axis=-1)
+
+
+@dataclass(frozen=True)
+class Lines:
+    """Printed lines seen on each cell's inner sides, in units of the board's
+    typical line: ``most`` (rows, cols) the clearest side, ``second`` the
+    next (both 0 where the board shows no lines at all); ``polarity`` +1 for
+    light print, -1 for dark."""
+
+    most: np.ndarray
+    second: np.ndarray
+    polarity: float
+
+
+def line_evidence(
+    rectified_bgr: np.ndarray,
+    rows: int,
+    cols: int,
+    empty: np.ndarray | None = None,
+    ridges: np.ndarray | None = None,
+) -> Lines:
+    """How clearly each cell shows printed lines on its sides (see the module docstring).
+
+    ``empty`` (rows, cols) bool: cells thought empty (e.g. read as the board
+    by colour), to learn the print's polarity from; when fewer than
+    MIN_SIDES sides lie between two of them (or without it) the stronger
+    sign among the clearest ridges decides. ``ridges``: :func:`side_ridges`
+    when already measured."""
+    if ridges is None:
+        ridges = side_ridges(rectified_bgr, rows, cols)
+    sign = _polarity(ridges, empty)
+    signed = sign * ridges
+    inner = np.concatenate([signed[:, :-1, 1].ravel(), signed[:-1, :, 2].ravel()])
+    scale = _quantile(inner, SCALE_PERCENTILE / 100) if len(inner) else 0.0
+    if scale < MIN_LINE:
+        none = np.zeros((rows, cols))
+        return Lines(none, none, sign)
+    # The grid's outer sides are the image's edges: nothing to see beyond.
+    scaled = signed / scale
+    scaled[0, :, 0] = scaled[:, -1, 1] = scaled[-1, :, 2] = scaled[:, 0, 3] = -np.inf
+    ordered = np.sort(scaled, axis=-1)
+    most, second = (np.where(np.isfinite(v), v, 0.0) for v in (ordered[..., 3], ordered[..., 2]))
+    return Lines(np.asarray(most, np.float64), np.asarray(second, np.float64), sign)
+
+
+def _polarity(ridges: np.ndarray, empty: np.ndarray | None) -> float:
+    """+1 for light lines, -1 for dark ones."""
+    if empty is not None:
+        e = np.asarray(empty, dtype=bool)
+        between = np.concatenate(
+            [ridges[:, :-1, 1][e[:, :-1] & e[:, 1:]], ridges[:-1, :, 2][e[:-1] & e[1:]]]
+        )
+        if len(between) >= MIN_SIDES:
+            return 1.0 if _quantile(between, 0.5) >= 0 else -1.0
+    flat = ridges.ravel()
+    strong = flat[np.abs(flat) >= _quantile(np.abs(flat), 0.5)]
+    return 1.0 if float(np.sign(strong).sum()) >= 0 else -1.0
+
+
+def _quantile(values: np.ndarray, q: float) -> float:
+    """The ``q`` quantile (nearest rank) of a 1-d array: one partition, no interpolation."""
+    k = min(int(q * len(values)), len(values) - 1)
+    return float(np.partition(values, k)[k])
