@@ -11,6 +11,16 @@ gaps between stickers, tile edges and walls all make such peaks; digits, glare
 and symbols inside cells do not line up with the lattice. A wrong size (8x8
 on a 9x9 grid) puts most predicted lines mid-cell, so it loses.
 
+What counts as a line is strict, because a crowded board is full of things
+that are not: a peak must reach both ends of its segment (a tile's symbol, a
+digit or an X/O mark sits in the cell's middle), stand clear of the profile
+beside it (the diagonal edges of a symbol make a plateau, not a crest), and
+is measured against the quiet quartile of the cells' own gradient; half-way
+lines are judged at the segments' quarters. A lattice at half the pitch,
+whose every other line runs through cell middles, is told by the parity of
+its supported lines (:attr:`Support.every_other`), and the two directions
+must both be supported (:attr:`Support.balanced`).
+
 Refinement measures each segment's peak to a fraction of a pixel and solves
 for the homography whose lines pass through all of them (a direct linear
 transform on point-on-line constraints, re-weighted to ignore outliers).

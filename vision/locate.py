@@ -55,14 +55,15 @@ SEARCH_SIDE = 640
 REFINE_TOP = 6
 # Refinement passes per candidate (the winner gets more on the board's lines).
 REFINE_PASSES = 3
-# When the best outline's lattice is this poorly supported, the best few
-# outlines are also tried as blocks of the grid (a sudoku box, a patch of
-# cells left uncovered).
+# When the best lattice is this poorly supported, the best few outlines are
+# also tried as blocks of the grid (a sudoku box, a patch of cells left
+# uncovered), and lattices are built from the straight edges' directions.
 DOUBTFUL = 0.65
 # Groups of cell-like blobs fitted as lattices, largest first.
 BLOB_GROUPS = 3
 EXTEND_TOP = 3
-# A refined fit this good ends the search early.
+# A refined fit this good ends the search early: blob lattices only for a
+# second grid of cells elsewhere in view, no re-combing of the winner.
 CONVINCING = 0.8
 # Line-family lattices refined when the search is doubtful, and the pitches
 # their combs try (a rough lattice spans the board, margins and all).
