@@ -32,6 +32,9 @@ import numpy as np
 SYMBOL_PX = 24
 # Print must differ from the cell ground by this many 8-bit levels.
 MIN_CONTRAST = 18.0
+# Cells with clear print needed for the board's ink (dark or light) to be
+# decided by their vote rather than by every cell.
+BOARD_VOTES = 5
 # Radii as a fraction of the cell side.
 CENTRE_R = 0.08
 SPOKE_R = (0.14, 0.32)
@@ -133,8 +136,14 @@ def read_symbols(
     dark_level = np.percentile(dark[:, :, _INNER], 97, axis=-1)
     light_level = np.percentile(light[:, :, _INNER], 97, axis=-1)
     # Dark print on a light board, or light print on a dark one (LITS "night").
-    dark_print = dark_level >= light_level
-    contrast = np.maximum(dark_level, light_level)
+    # One board has one ink, so the cells that clearly show print vote: a
+    # single cell's own guess flips where the ground between a symbol and the
+    # grid lines (a lens's barrel bends them into the cell) looks like print.
+    own = dark_level >= light_level
+    sure = np.maximum(dark_level, light_level) >= 2 * MIN_CONTRAST
+    votes = own[sure] if sure.sum() >= BOARD_VOTES else own.ravel()
+    dark_print = np.full(own.shape, bool(2 * votes.sum() >= len(votes)))
+    contrast = np.where(dark_print, dark_level, light_level)
     printed = contrast >= MIN_CONTRAST
     # Shape from "ink": how far each pixel is from the cell's ground, towards
     # the print (dark print on a light board, or light print on a dark one),

@@ -63,3 +63,14 @@ def test_noise_and_blur():
 def test_choices_limit_the_answer():
     codes, _ = read_symbols(draw(["XO."]), 1, 3, choices="X.")
     assert codes.tolist() == [["X", "?", "."]]
+
+
+def test_one_board_one_ink_even_where_a_cell_shows_a_light_streak():
+    # A light streak in one X cell (a highlight's edge, a line bent into the
+    # cell) is stronger light "print" there than its dark X: the board's
+    # other cells say the ink is dark, so the X is still read as an X.
+    layout = ["XOX", "OXO", "XOX"]
+    img = draw(layout, ground=(150, 150, 150), ink=(95, 95, 95))
+    img[48 + 12 : 48 + 20, 48 + 22 : 48 + 26] = 255
+    codes, _ = read_symbols(img, 3, 3)
+    assert ["".join(r) for r in codes] == layout
