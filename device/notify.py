@@ -40,7 +40,9 @@ class Notifier:
         try:
             with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
                 sock.connect(self.address)
-                sock.sendall("\n".join(lines).encode())
+                # Never block the capture loop on a receiver that is not
+                # reading: a dropped ping is better than a stalled referee.
+                sock.send("\n".join(lines).encode(), socket.MSG_DONTWAIT)
         except OSError:
             return False
         return True

@@ -62,3 +62,17 @@ def test_watchdog_meant_for_another_process_is_ignored(monkeypatch, tmp_path):
 
 def test_a_vanished_socket_does_not_raise(tmp_path):
     assert Notifier(str(tmp_path / "gone.sock")).ready() is False
+
+
+def test_a_receiver_that_does_not_read_never_blocks_the_sender(tmp_path):
+    path = tmp_path / "full.sock"
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    sock.bind(str(path))
+    try:
+        notifier = Notifier(str(path))
+        # Fill the receiver's queue: sends then fail (False) instead of blocking.
+        results = [notifier.watchdog() for _ in range(5000)]
+        assert results[0] is True
+        assert results[-1] is False
+    finally:
+        sock.close()
