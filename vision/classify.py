@@ -51,7 +51,7 @@ BARE_PENALTY = 10.0
 # shows more than LINES_TWO[0] (fully above LINES_TWO[1]) is the board.
 LINES_NONE = (0.35, 0.1)
 LINES_TWO = (0.35, 0.7)
-LINE_PENALTY = 12.0
+LINE_PENALTY = 18.0
 # The margin a sure cell needs: this many times its distance to the best,
 # at least MIN_MARGIN_FLOOR, at most the palette's min_margin.
 MARGIN_PER_DISTANCE = 1.5

@@ -324,12 +324,18 @@ def fit_palette(
         features = np.hstack([features, (ink >= PRINT_MIN)[:, None] * APART])
     cluster = clusters(features, CLUSTER_SPREADS * th.spread)
     n_c = int(cluster.max()) + 1
-    mean_lin = np.array([cells[cluster == c].mean(axis=0) for c in range(n_c)])
-    anchor = np.flatnonzero(palette.neutral) if palette.neutral.any() else range(len(palette))
+    # Each cluster proposes the light from its unclipped cells (a highlight
+    # or a warm lamp clips part of the board; the rest still knows the light).
+    whole = ~clip.any(axis=1)
+    # Any grey may propose the light's colour, not only those marked neutral:
+    # under a warm lamp the board and the grey tiles may all be clipped, and
+    # a black tile is still black.
+    greys = palette.neutral | (np.hypot(palette.lab[:, 1], palette.lab[:, 2]) < GREYISH)
+    anchor = np.flatnonzero(greys) if greys.any() else range(len(palette))
     hypotheses = [g0] + [
-        gains_between(mean_lin[c : c + 1], nominal_lin[k : k + 1])
+        gains_between(cells[(cluster == c) & whole].mean(axis=0)[None], nominal_lin[k : k + 1])
         for c in range(n_c)
-        if not clip[cluster == c].any()
+        if ((cluster == c) & whole).any()
         for k in anchor
     ]
 

@@ -26,6 +26,7 @@ import numpy as np
 
 from vision.cells import cell_features
 from vision.classify import (
+    LINE_PENALTY,
     Match,
     bare_penalty,
     clipped_channels,
@@ -122,32 +123,35 @@ def read_cells(
         # would only get looser, so it keeps its value there.
         f = np.asarray(field, dtype=np.float64)[..., None]
         linear = np.where(clipped & (f > 1), linear, linear / f)
-    if not palette.board.any():
-        used_gains, used_palette, m = _read_colours(linear, clipped, printed, palette, gains, fit)
-    else:
+    extra = None
+    if palette.board.any():
         # Printed grid lines tell an empty cell from a covered one whatever
         # the colours (a black tile on a dark print, a highlight, a board
         # that a change of light made look like a grey tile). Whether the
         # print is light or dark is learnt from the cells whose colour is
         # the board's: under the last frame's light when there is one (every
         # frame of play), else under the light this photo is read with first.
-        start = None
+        start, seen = None, palette
         if gains is not None and not fit:
-            start = match(None, palette, scores_linear(linear, gains, palette, clipped))
-            if np.median(start.distance) > START_SPREADS * palette.thresholds.spread:
+            start = scores_linear(linear, gains, palette, clipped)
+            nearest = start.min(axis=-1)
+            if np.median(nearest) > START_SPREADS * palette.thresholds.spread:
                 start = None  # the light changed: read it first
-        if start is not None:
-            empty = _empty(palette, start)
-        else:
-            used_gains, used_palette, m = _read_colours(
-                linear, clipped, printed, palette, gains, fit
-            )
-            empty = _empty(used_palette, m)
-            gains = used_gains if fit else gains
-        extra = line_penalty(line_evidence(rectified_bgr, rows, cols, empty=empty), palette)
-        used_gains, used_palette, m = _read_colours(
-            linear, clipped, printed, palette, gains, fit, extra
-        )
+        if start is None:
+            used_gains, seen, first = _read_colours(linear, clipped, printed, palette, gains, fit)
+            start, gains = first.scores, used_gains if fit else gains
+        # Every frame of play is read against the last frame's light, and the
+        # lines are looked at only when some cell's colour could go either
+        # way; a single photo (fit) always looks: its whole palette may have
+        # slipped (the board taken for black tiles).
+        if fit or _doubtful(start, seen):
+            best = start.argmin(axis=-1)
+            empty = seen.board[best] & (start.min(axis=-1) <= seen.thresholds.max_distance)
+            lines = line_evidence(rectified_bgr, rows, cols, empty=empty)
+            extra = line_penalty(lines, palette)
+    used_gains, used_palette, m = _read_colours(
+        linear, clipped, printed, palette, gains, fit, extra
+    )
     lab = linear_to_lab(linear * used_gains)
     codes = m.codes()
     confidence = m.confidence
@@ -201,9 +205,12 @@ def _read_colours(
     return used_gains, used, m
 
 
-def _empty(palette: Palette, m: Match) -> np.ndarray:
-    """Cells surely read as the board (rows, cols) bool."""
-    return np.asarray(palette.board[m.best] & (m.index >= 0))
+def _doubtful(scores: np.ndarray, palette: Palette) -> bool:
+    """Whether any cell's colour lies so near both the board and a tile
+    (``scores`` (rows, cols, K)) that the printed lines could decide it."""
+    board = scores[..., palette.board].min(axis=-1)
+    tile = scores[..., ~palette.board].min(axis=-1)
+    return bool((np.abs(board - tile) < LINE_PENALTY).any())
 
 
 def _plus(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:
