@@ -85,11 +85,21 @@ def soak(
 WARMUP_S = 15.0
 
 
+def _slope(xs: list[float], ys: list[float]) -> float:
+    if len(xs) < 2:
+        return 0.0
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    var = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / var if var else 0.0
+
+
 def summary(samples: list[Sample]) -> dict[str, Any]:
     """Growth from the first sample after warm-up to the end: what "flat"
     is judged on."""
     warm = next((s for s in samples if s.stream_s >= WARMUP_S), samples[-1])
     last = samples[-1]
+    after = [s for s in samples if s.stream_s >= warm.stream_s]
+    rss = [s.rss_mb for s in after]
     return {
         "stream_minutes": round(last.stream_s / 60, 2),
         "wall_seconds": last.wall_s,
@@ -98,6 +108,11 @@ def summary(samples: list[Sample]) -> dict[str, Any]:
             "after_warmup": warm.rss_mb,
             "end": last.rss_mb,
             "growth": round(last.rss_mb - warm.rss_mb, 1),
+            "min": min(rss),
+            "max": max(rss),
+            # Least-squares trend after warm-up: a leak is a steady slope,
+            # while each new game's caches only make it wobble.
+            "trend_mb_per_hour": round(_slope([s.stream_s for s in after], rss) * 3600, 1),
         },
         "threads": {
             "after_warmup": warm.threads,

@@ -41,7 +41,8 @@ def run(args: argparse.Namespace) -> int:
     threads = result["threads"]
     print(
         f"{result['stream_minutes']} stream minutes in {result['wall_seconds']} s wall, "
-        f"{result['games']} games; RSS {rss['after_warmup']} -> {rss['end']} MB "
-        f"(growth {rss['growth']} MB); threads {threads['after_warmup']} -> {threads['end']}"
+        f"{result['games']} games; RSS after warm-up {rss['min']}-{rss['max']} MB, "
+        f"trend {rss['trend_mb_per_hour']} MB per stream hour; "
+        f"threads {threads['after_warmup']} -> {threads['end']}"
     )
     return 0
