@@ -135,6 +135,7 @@ def balance(
     iterations: int = 3,
     clipped: np.ndarray | None = None,
     penalty: np.ndarray | None = None,
+    start_scores: np.ndarray | None = None,
 ) -> Balance:
     """Gains that make the known-neutral cells of ``linear`` (..., 3) neutral.
 
@@ -143,6 +144,8 @@ def balance(
     ``clipped`` (..., 3): clipped channels (:func:`vision.classify.clipped_channels`)
     when ``linear`` was corrected after capture; clipped cells never set gains.
     ``penalty`` (N, K): extra distance per cell and colour (:func:`vision.classify.print_penalty`).
+    ``start_scores`` (..., K): the cells' scores under ``start`` already
+    computed (:func:`vision.classify.scores_linear`), penalties not included.
     """
     cells = np.asarray(linear, dtype=np.float64).reshape(-1, 3)
     clip = (clipped_channels(cells) if clipped is None else np.asarray(clipped)).reshape(-1, 3)
@@ -166,7 +169,10 @@ def balance(
             g, m = new, read(new)
         return g, m
 
-    m = read(g0)
+    if start_scores is None:
+        m = read(g0)
+    else:
+        m = match(None, palette, np.asarray(start_scores).reshape(len(cells), -1), pen)
     # Keep the start when the typical cell sits within a few spreads of its
     # colour and an unclipped neutral cell is there to refine from.
     typical = float(np.median(m.distance))

@@ -123,7 +123,7 @@ def read_cells(
         # would only get looser, so it keeps its value there.
         f = np.asarray(field, dtype=np.float64)[..., None]
         linear = np.where(clipped & (f > 1), linear, linear / f)
-    extra = None
+    extra = known = None
     if palette.board.any():
         # Printed grid lines tell an empty cell from a covered one whatever
         # the colours (a black tile on a dark print, a highlight, a board
@@ -134,8 +134,10 @@ def read_cells(
         start, seen = None, palette
         if gains is not None and not fit:
             start = scores_linear(linear, gains, palette, clipped)
-            nearest = start.min(axis=-1)
-            if np.median(nearest) > START_SPREADS * palette.thresholds.spread:
+            known = start  # the balance need not score the start again
+            nearest = start.min(axis=-1).ravel()
+            k = len(nearest) // 2
+            if np.partition(nearest, k)[k] > START_SPREADS * palette.thresholds.spread:
                 start = None  # the light changed: read it first
         if start is None:
             used_gains, seen, first = _read_colours(linear, clipped, printed, palette, gains, fit)
@@ -150,7 +152,7 @@ def read_cells(
             lines = line_evidence(rectified_bgr, rows, cols, empty=empty)
             extra = line_penalty(lines, palette)
     used_gains, used_palette, m = _read_colours(
-        linear, clipped, printed, palette, gains, fit, extra
+        linear, clipped, printed, palette, gains, fit, extra, known
     )
     lab = linear_to_lab(linear * used_gains)
     codes = m.codes()
@@ -179,10 +181,12 @@ def _read_colours(
     gains: np.ndarray | None,
     fit: bool,
     extra: np.ndarray | None = None,
+    start_scores: np.ndarray | None = None,
 ) -> tuple[np.ndarray, Palette, Match]:
     """White balance (or a whole palette fit) and classification of cell colours.
 
-    ``extra`` (rows, cols, K): distance added to every entry (printed lines)."""
+    ``extra`` (rows, cols, K): distance added to every entry (printed lines);
+    ``start_scores``: the scores under ``gains`` when already known."""
     shape = linear.shape[:-1]
     penalty = _plus(print_penalty(printed, palette), extra)
     if fit:
@@ -195,7 +199,14 @@ def _read_colours(
         penalty = _plus(print_penalty(printed, used), None if extra is None else extra[..., keep])
         m = match(None, used, s, penalty)
     else:
-        b = balance(linear, palette, start=gains, clipped=clipped, penalty=penalty)
+        b = balance(
+            linear,
+            palette,
+            start=gains,
+            clipped=clipped,
+            penalty=penalty,
+            start_scores=start_scores,
+        )
         used_gains, used = b.gains, palette
         m = b.match.reshaped(shape)  # read under these gains already, penalties included
         s = m.scores if penalty is None else m.scores - penalty
