@@ -34,6 +34,9 @@ from vision.rectify import rectify
 # never more than the photo has.
 MIN_CELL_PX = 16
 MAX_CELL_PX = 64
+# A reading with a profile that leaves more than this share of the cells
+# unsure is read again with the profile's colours fitted to the photo.
+UNSURE_SHARE = 0.04
 
 
 @dataclass(frozen=True)
@@ -87,4 +90,16 @@ def read_photo(
     px = cell_px_for(grid)
     rectified = rectify(image, grid.homography, rows, cols, px)
     reading = read_cells(rectified, rows, cols, palette, gains=gains, fit=fit_palette)
+    if not fit_palette and _unexplained(reading):
+        # The light is not what the profile knew (a lamp switched on since):
+        # fit the profile's own colours to this photo, and keep whichever
+        # reading is surer.
+        refit = read_cells(rectified, rows, cols, palette, gains=gains, fit=True)
+        if len(refit.unsure()) < len(reading.unsure()):
+            reading = refit
     return PhotoReading(grid, rectified, px, reading)
+
+
+def _unexplained(reading: Reading) -> bool:
+    """Whether a reading leaves many cells unsure (more than UNSURE_SHARE)."""
+    return len(reading.unsure()) > UNSURE_SHARE * reading.codes.size

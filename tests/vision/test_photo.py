@@ -1,0 +1,33 @@
+"""read_photo with a profile whose light the photo no longer has."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from calibration.palette import load_palette
+from tests.vision.synth import Light, render_board
+from vision.photo import read_photo
+from vision.reader import read_cells
+
+BITS = load_palette("bits")
+BOARD = ["......", "......", "..R...", ".YYB..", "PKRBN.", "RRYYKP"]
+CORNERS = [[0, 0], [240, 0], [240, 240], [0, 240]]
+
+
+def test_a_lamp_the_profile_never_saw_is_fitted_not_guessed():
+    # Calibrated in daylight (gains 1), read under a 2000 K lamp: balancing
+    # from the profile's light reads the ivory board as yellow tiles; the
+    # photo is then read again with the profile's colours fitted to it.
+    image = render_board(BOARD, BITS, Light(kelvin=2000, exposure=0.8), cell_px=40, noise=2, seed=3)
+    daylight = np.ones(3)
+    balanced = read_cells(image, 6, 6, BITS, gains=daylight)
+    assert balanced.rows != BOARD and balanced.rows[0] != "......"
+    photo = read_photo(image, 6, 6, BITS, corners=CORNERS, gains=daylight, fit_palette=False)
+    assert photo is not None and photo.reading.rows == BOARD
+
+
+def test_a_profile_that_explains_the_photo_is_kept():
+    image = render_board(BOARD, BITS, Light(kelvin=6500), cell_px=40, noise=2, seed=3)
+    photo = read_photo(image, 6, 6, BITS, corners=CORNERS, gains=np.ones(3), fit_palette=False)
+    assert photo is not None and photo.reading.rows == BOARD
+    assert photo.reading.palette is BITS  # read with the profile's own colours, no fit
