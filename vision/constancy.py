@@ -238,7 +238,7 @@ def _search(
     the greys: under a warm lamp the greys may all be clipped."""
     obs = np.maximum(cells[~clip.any(axis=1)], _FLOOR)
     if not len(obs):
-        return g0
+        return g0[None, :]  # every cell clipped: only the start to try
     hyp = (target[anchor][:, None, :] / obs[None, :, :]).reshape(-1, 3)
     if not anchor.all():
         hyp = np.vstack([hyp, (target[~anchor][:, None, :] / obs[None, :, :]).reshape(-1, 3)])

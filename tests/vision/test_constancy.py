@@ -66,3 +66,14 @@ def test_gains_between_ignores_one_misread_cell():
     obs = np.array([[0.5, 0.4, 0.2]] * 4 + [[0.9, 0.1, 0.1]])
     tgt = np.full((5, 3), 0.5)
     assert np.allclose(gains_between(obs, tgt), [1.0, 1.25, 2.5])
+
+
+def test_every_cell_clipped_keeps_the_start_instead_of_crashing():
+    # A board washed out by a lamp straight into the lens: every channel of
+    # every cell clipped, so no cell can propose a balance. The reader must
+    # still answer (with the gains it had), not raise.
+    cells = np.ones((12, 3))
+    start = np.array([1.1, 1.0, 0.9])
+    b = balance(cells, BITS, start=start)
+    assert b.gains.shape == (3,)
+    assert np.allclose(b.gains, start)
