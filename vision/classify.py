@@ -52,6 +52,9 @@ BARE_PENALTY = 10.0
 LINES_NONE = (0.35, 0.1)
 LINES_TWO = (0.35, 0.7)
 LINE_PENALTY = 18.0
+# Share of it for "no line" on a cell walled in by tiles, which hides an
+# empty hole's lines as well as a tile's.
+WALLED_SHARE = 0.5
 # The margin a sure cell needs: this many times its distance to the best,
 # at least MIN_MARGIN_FLOOR, at most the palette's min_margin.
 MARGIN_PER_DISTANCE = 1.5
@@ -168,6 +171,8 @@ def line_penalty(lines: Lines | None, palette: Palette) -> np.ndarray | None:
     if lines is None or not palette.board.any() or not np.any(lines.most):
         return None
     covered = _ramp(lines.most, *LINES_NONE)
+    if lines.walled is not None:
+        covered = np.where(lines.walled, WALLED_SHARE * covered, covered)
     bare = _ramp(lines.second, *LINES_TWO)
     board = palette.board.astype(np.float64)
     return np.asarray(LINE_PENALTY * (covered[..., None] * board + bare[..., None] * (1.0 - board)))

@@ -112,13 +112,17 @@ def side_ridges(rectified_bgr: np.ndarray, rows: int, cols: int) -> np.ndarray:
 @dataclass(frozen=True)
 class Lines:
     """Printed lines seen on each cell's inner sides, in units of the board's
-    typical line: ``most`` (rows, cols) the clearest side, ``second`` the
-    next (both 0 where the board shows no lines at all); ``polarity`` +1 for
-    light print, -1 for dark."""
+    typical line: ``most`` (rows, cols) the clearest side (of those towards
+    cells thought empty, when known), ``second`` the next (both 0 where the
+    board shows no lines at all); ``polarity`` +1 for light print, -1 for
+    dark; ``walled`` (rows, cols) bool: no neighbour thought empty, so a
+    missing line says less (an empty hole under an overhang shows none).
+    """
 
     most: np.ndarray
     second: np.ndarray
     polarity: float
+    walled: np.ndarray | None = None
 
 
 def line_evidence(
@@ -149,7 +153,28 @@ def line_evidence(
     scaled[0, :, 0] = scaled[:, -1, 1] = scaled[-1, :, 2] = scaled[:, 0, 3] = -np.inf
     ordered = np.sort(scaled, axis=-1)
     most, second = (np.where(np.isfinite(v), v, 0.0) for v in (ordered[..., 3], ordered[..., 2]))
-    return Lines(np.asarray(most, np.float64), np.asarray(second, np.float64), sign)
+    walled: np.ndarray = np.zeros((rows, cols), bool)
+    if empty is not None:
+        # A side shared with a covered neighbour shows no line whatever this
+        # cell is (the neighbour's raised edge hides it): "no line at all"
+        # counts over the sides towards cells thought empty; a cell walled in
+        # by tiles is judged on all its sides, but says less (``walled``).
+        across = _neighbours(np.asarray(empty, dtype=bool))
+        walled = np.asarray(~across.any(axis=-1))
+        seen = np.where(across, scaled, -np.inf).max(axis=-1)
+        most = np.where(walled, most, np.maximum(seen, -1.0))
+    return Lines(np.asarray(most, np.float64), np.asarray(second, np.float64), sign, walled)
+
+
+def _neighbours(cells: np.ndarray) -> np.ndarray:
+    """(rows, cols, 4) bool: the cell across each side (top, right, bottom,
+    left) is in ``cells``; False off the grid."""
+    out = np.zeros((*cells.shape, 4), bool)
+    out[1:, :, 0] = cells[:-1]
+    out[:, :-1, 1] = cells[:, 1:]
+    out[:-1, :, 2] = cells[1:]
+    out[:, 1:, 3] = cells[:, :-1]
+    return out
 
 
 def _polarity(ridges: np.ndarray, empty: np.ndarray | None) -> float:

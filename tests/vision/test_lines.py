@@ -59,3 +59,59 @@ def test_lines_tell_black_tiles_from_a_dark_print_without_symbols():
         tile_symbols=False,
     )
     assert read_cells(image, 6, 6, pal).rows == BOARD
+
+
+def raised_tiles(cells: list[str], px: int = 40, over: int = 3) -> np.ndarray:
+    """A top-down board with dark grid lines on a light print, and raised
+    tiles: each covers its cell and ``over`` pixels beyond (hiding the lines
+    on all its sides, as a real tile's bevel and shadow do), with a dark
+    groove where two tiles meet."""
+    rows, cols = len(cells), len(cells[0])
+    img = np.full((rows * px, cols * px, 3), 205, np.uint8)
+    for i in range(rows + 1):
+        img[max(0, i * px - 1) : i * px + 1] = 60
+    for j in range(cols + 1):
+        img[:, max(0, j * px - 1) : j * px + 1] = 60
+    colours = {"R": (40, 40, 190), "K": (35, 35, 35), "B": (170, 80, 30), "Y": (30, 200, 240)}
+    for (r, c), code in np.ndenumerate(np.array([list(row) for row in cells])):
+        if code != ".":
+            y0, x0 = max(0, r * px - over), max(0, c * px - over)
+            img[y0 : (r + 1) * px + over, x0 : (c + 1) * px + over] = colours[code]
+    for (r, c), code in np.ndenumerate(np.array([list(row) for row in cells])):
+        if code == ".":
+            continue
+        if c + 1 < cols and cells[r][c + 1] != ".":
+            img[r * px : (r + 1) * px, (c + 1) * px - 1 : (c + 1) * px + 1] = 25
+        if r + 1 < rows and cells[r + 1][c] != ".":
+            img[(r + 1) * px - 1 : (r + 1) * px + 1, c * px : (c + 1) * px] = 25
+    return img
+
+
+# A hole under a lying tile (r5 c1), walled in by tiles on every inner side.
+HOLED = ["......", "......", "......", "..Y...", "KKYB..", "R.BYYR"]
+
+
+def test_a_hole_walled_in_by_tiles_says_less_and_grooves_are_no_lines():
+    from vision.classify import LINE_PENALTY, WALLED_SHARE, line_penalty
+
+    empty = np.array([[c == "." for c in row] for row in HOLED])
+    lines = line_evidence(raised_tiles(HOLED), 6, 6, empty=empty)
+    assert lines.polarity == -1.0
+    walled = np.zeros((6, 6), bool)
+    walled[5, 1] = True  # the hole: K above, R and B beside
+    walled[5, 3] = True  # Y between B, Y and B above: no empty neighbour
+    walled[4, 2] = True  # Y under Y, beside K and B, above B
+    assert lines.walled is not None
+    assert lines.walled.tolist() == walled.tolist()
+    # Tiles with an empty neighbour are judged on the sides towards it only:
+    # the groove between two tiles (as dark as a line) does not count.
+    tiles_open = ~empty & ~walled
+    assert (lines.most[tiles_open] < 0.35).all()
+    assert (lines.most[empty & ~walled] > 0.7).all()
+    # The hole shows no line at all (its tiles hide them) but is only half
+    # as likely covered as an open cell showing none.
+    pen = line_penalty(lines, BITS)
+    assert pen is not None
+    board = BITS.index(".")
+    assert pen[5, 1, board] <= WALLED_SHARE * LINE_PENALTY + 1e-9
+    assert pen[tiles_open][:, board].min() == pytest.approx(LINE_PENALTY)
