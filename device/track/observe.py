@@ -44,6 +44,12 @@ MAX_BOARDS = 4
 # How far the best way up must lead the next (gravity counts 4 per unit of
 # support, the slide's track up to 1 per column) to be taken.
 SLIDE_LEAD = 0.9
+# What the picture's own upright is worth when choosing the way up (same
+# units): a level camera is the rule, a camera turned a quarter the exception.
+UPRIGHT_PRIOR = 1.5
+# What the tile's colour seen on one side of it only is worth (more than the
+# prior: the way in, seen, beats the habit).
+TRACK_WEIGHT = 2.0
 PAINT_MARGIN = 0.08
 
 
@@ -161,51 +167,41 @@ def choose_turn(
 
 
 def slide_turn(
-    codes: np.ndarray,
+    filled: np.ndarray,
     new: np.ndarray,
-    trail: np.ndarray,
+    track: np.ndarray,
     margin: int,
-    arm: np.ndarray | None = None,
 ) -> tuple[int, list[int]]:
     """BITS: the quarter turns that make the new tiles rest on the bottom
-    edge or on tiles *and* put the track they slid down above them, and
-    the other turns that fit about as well (a tile in a corner rests as
-    well one way as another), best first.
+    edge or on tiles *and* put the way they came in above them, and the
+    other turns that fit about as well (a tile in a corner rests as well
+    one way as another), best first.
 
-    ``codes`` (rows, cols): the board read; ``new`` (rows, cols) bool: its
-    new cells; ``trail`` (rows + 2*margin, cols + 2*margin): how much moved
-    over each cell (and the ring) while the tile came in. A tile enters at
-    the ramp's top and slides down its column: the right way up, the
-    motion lies above it, never below. ``arm`` (same shape as ``trail``):
-    how often each ring cell was covered while the hands worked; the
-    player's arm lies across the ramp's bottom edge, so a tie goes to the
-    turn that puts the most covered side at the bottom."""
+    ``filled`` (rows, cols) bool: the cells the game holds a tile on (in
+    the picture's frame; a misread of some other cell must not tip the
+    balance); ``new`` (rows, cols) bool: the new cells; ``track`` (rows +
+    2*margin, cols + 2*margin): in how many moving frames each cell (and
+    the ring) showed the new tile's colour. A tile is held over the ramp's
+    top and slides down its column: the right way up, its colour was seen
+    above it, never below. Without such a sign, the picture's own upright
+    wins (cameras are mounted roughly level: :data:`UPRIGHT_PRIOR`)."""
     scores = []
     for k in range(4):
-        c, n, tr = np.rot90(codes, k), np.rot90(new, k), np.rot90(trail, k)
-        score = 4.0 * support_score((c != ".") | n)
+        n, tr = np.rot90(new, k), np.rot90(track, k)
+        score = 4.0 * support_score(np.rot90(filled, k) | n)
+        above = below = 0.0
         for col in np.flatnonzero(n.any(axis=0)):
             rows = np.flatnonzero(n[:, col])
-            above = tr[: rows.min() + margin, col + margin].sum()
-            below = tr[rows.max() + margin + 1 :, col + margin].sum()
-            total = above + below
-            if total > 0:
-                score += (above - below) / total
+            above += tr[: rows.min() + margin, col + margin].sum()
+            below += tr[rows.max() + margin + 1 :, col + margin].sum()
+        if above + below > 0:
+            score += TRACK_WEIGHT * (above - below) / (above + below)
         scores.append(score)
-    best = max(scores)
-    close = [k for k in range(4) if scores[k] > best - SLIDE_LEAD]
-    # A tie (a tile in a corner rests as well either way): the picture's own
-    # upright wins, then the smaller turn (cameras are mounted roughly level).
-    close.sort(key=lambda k: (-_arm_below(arm, k, margin), min(k, 4 - k), k))
-    return close[0], close[1:]
-
-
-def _arm_below(arm: np.ndarray | None, turn: int, margin: int) -> float:
-    """How much more the bottom ring than the top ring was covered, turned."""
-    if arm is None or margin < 1:
-        return 0.0
-    a = np.rot90(arm, turn)
-    return float(a[-margin:, :].sum() - a[:margin, :].sum())
+    # The prior picks among turns the evidence cannot tell apart; those stay
+    # the runners-up (the next tiles may show one of them was right).
+    lead = max(scores)
+    order = sorted(range(4), key=lambda k: (-scores[k] - UPRIGHT_PRIOR * (k == 0), min(k, 4 - k)))
+    return order[0], [k for k in order[1:] if scores[k] > lead - SLIDE_LEAD]
 
 
 def wrong_way(filled: np.ndarray, turn: int) -> float:

@@ -61,6 +61,8 @@ from vision.reader import Reading
 log = logging.getLogger(__name__)
 
 Event = dict[str, Any]
+# Moving frames kept while which way up is open (the first tile's way in).
+MOTION_FRAMES = 60
 # The locator's quality (share of grid lines seen) a grid found elsewhere
 # needs before the tracker moves to it.
 MOVE_QUALITY = 0.8
@@ -162,8 +164,7 @@ class BoardWatch:
         self._open_turn = False  # BITS: which way up is still open (an empty ramp)
         self._alt_turn: int | None = None  # the other way up the first tile allowed
         m = self.settings.margin
-        self._trail = np.zeros((rows + 2 * m, cols + 2 * m))  # motion per cell since the last look
-        self._arm = np.zeros((rows + 2 * m, cols + 2 * m))  # how often each ring cell was covered
+        self._motion: list[np.ndarray] = []  # cell means of the last moving frames (open turn)
         # The ring of cells around the grid: no placement changes it, so it
         # tells the light's changes apart from the board's.
         self._ring = np.ones((rows + 2 * m, cols + 2 * m), bool)
@@ -181,17 +182,12 @@ class BoardWatch:
         s = self.settings
         patch = board_patch(image, self.fit.homography, self.rows, self.cols, s.px, s.margin)
         if self.gate.update(block_means(patch, s.px // 2), t):
-            if self._open_turn and self.gate.changed is not None:
-                blocks = self.gate.changed
-                h, w = blocks.shape
-                self._trail += blocks.reshape(h // 2, 2, w // 2, 2).sum(axis=(1, 3))
-                if self._reference is not None:
-                    # where something covers the ring while hands work
-                    cells = cell_means(patch, self.rows + 2 * s.margin, self.cols + 2 * s.margin)
-                    covered = (
-                        np.abs(log_ratio(self._reference.cells, cells)).max(axis=-1) > s.change
-                    )
-                    self._arm += covered & self._ring
+            if self._open_turn and self._reference is not None:
+                # the first tile's way in: where its colour shows while it moves
+                self._motion.append(
+                    cell_means(patch, self.rows + 2 * s.margin, self.cols + 2 * s.margin)
+                )
+                del self._motion[:-MOTION_FRAMES]
             self._readings.clear()
             self._reading = False
             self._looked_at = None
@@ -407,9 +403,16 @@ class BoardWatch:
             return obs, patch  # a first look says nothing about how tiles came in
         new = ((obs.codes != ".") | ~obs.sure) & self._changed
         if not new.any():
-            self._trail[:] = 0
+            self._motion.clear()
             return obs, patch
-        turn, others = slide_turn(obs.codes, new, self._trail, self.settings.margin, self._arm)
+        track = self._tile_track(new, patch)
+        held = self.tracker.known
+        if held is not None and all(set(row) <= {"."} for row in held):
+            filled = np.zeros_like(new)  # an empty ramp: whatever else reads as a tile is not
+        else:
+            filled = (obs.codes != ".") & ~self._changed
+        turn, others = slide_turn(filled, new, track, self.settings.margin)
+        self._motion.clear()
         self._open_turn = False
         # Keep the runner-up in mind: the next tiles may show it was right.
         self._alt_turn = (others[0] - turn) % 4 if others else None
@@ -422,6 +425,28 @@ class BoardWatch:
         patch = board_patch(image, self.fit.homography, self.rows, self.cols, s.px, s.margin)
         self.gate.reset()
         return obs.rotated(turn), patch
+
+    def _tile_track(self, new: np.ndarray, patch: np.ndarray) -> np.ndarray:
+        """Per cell of the board and its ring: in how many moving frames it
+        showed the colour the new tile rests with (and not its own look
+        from before). The tile is held over the ramp's top and slides down
+        its column; the hand shows skin and sleeve, not the tile's colour."""
+        s = self.settings
+        m = s.margin
+        out = np.zeros((self.rows + 2 * m, self.cols + 2 * m))
+        if not self._motion or self._reference is None:
+            return out
+        now = cell_means(patch, self.rows + 2 * m, self.cols + 2 * m)
+        before = self._reference.cells
+        grown = np.zeros(now.shape[:2], bool)
+        grown[m : m + self.rows, m : m + self.cols] = new
+        colours = now[grown]  # (n, 3) the tile's cells as they rest
+        tol = 2 * s.change
+        unlike_before = np.abs(log_ratio(before[:, :, None, :], colours[None, None])).max(axis=-1)
+        for cells in self._motion:
+            near = np.abs(log_ratio(cells[:, :, None, :], colours[None, None])).max(axis=-1)
+            out += ((near < tol) & (unlike_before > tol)).any(axis=-1)
+        return out
 
     def _turn_around(self, t: float) -> list[Event]:
         """The ramp was the other way up after all (the first tile lay in a

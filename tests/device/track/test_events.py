@@ -155,7 +155,8 @@ def _codes(event: dict) -> str:
 
 def test_a_ramp_seen_any_way_round(tmp_path):
     # The first tile lies in a corner, where it rests as well on the bottom
-    # edge as on a side: the player's arm across the bottom edge decides.
+    # edge as on a side: the tile's colour seen above it as it slid in
+    # decides; a wrong guess is put right by the next tiles.
     for roll in (90.0, 180.0, -90.0):
         script, setup = bits_scene(3, ["drop", "drop", "drop", "drop"])
         folder = tmp_path / f"roll{roll:+.0f}"
