@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from engine.bits import Board, Tile, legal_drops
 from engine.errors import ActionError
 from engine.lits.pieces import COLOURS, shape_of
 from engine.regions import regions
@@ -79,6 +80,11 @@ class Referee(Protocol):
         """Codes the game expects on these new cells (BITS: the card's
         tile; LITS: the letter of the shape they form), for settling cells
         the reader could not."""
+
+    def legal_boards(self, before: Sequence[str]) -> list[Rows]:
+        """Every board one legal placement would make of ``before`` now
+        (BITS: each legal drop of the card's tile or the neutral one);
+        ``[]`` when the game does not say (the tracker then reads freely)."""
 
 
 def new_cells(before: Sequence[str], after: Sequence[str], empty: str) -> list[Cell]:
@@ -135,6 +141,9 @@ class _Referee:
     def action_on(self, game: Any, rows: Sequence[str]) -> dict[str, Any]:
         """The action recording ``rows`` in ``game``."""
         raise NotImplementedError
+
+    def legal_boards(self, before: Sequence[str]) -> list[Rows]:
+        return []
 
     def judge(self, rows: Sequence[str]) -> Verdict:
         try:
@@ -205,13 +214,31 @@ class BitsReferee(_Referee):
         return self.player
 
     def likely_codes(self, cells: Sequence[Cell]) -> tuple[str, ...]:
+        tile = self._tile()
+        return tuple(dict.fromkeys(tile)) if tile else ()
+
+    def _tile(self) -> str | None:
+        """The tile this player places now (the starting tile or the card's)."""
         game = self._game()
         if game is None:
-            return ()
+            return None
         view = game.view()
         seat = view["players"][self.player] if self.player < len(view["players"]) else {}
         tile = seat.get("start_tile") if view["phase"] == "start" else view.get("card")
-        return tuple(dict.fromkeys(tile)) if tile else ()
+        return str(tile) if tile else None
+
+    def legal_boards(self, before: Sequence[str]) -> list[Rows]:
+        tile = self._tile()
+        if tile is None:
+            return []
+        board = Board.from_rows(list(before))
+        out: list[Rows] = []
+        for codes in dict.fromkeys([tile, "NN"]):  # the neutral tile, where the rules allow it
+            for drop in legal_drops(board, Tile(codes)):
+                rows = list(board.after(drop).rows())
+                if rows not in out and self.judge(rows).legal:
+                    out.append(rows)
+        return out
 
 
 class LitsReferee(_Referee):

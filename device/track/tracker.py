@@ -49,6 +49,15 @@ Event = dict[str, Any]
 # changed), a cell keeps its code while the reading is this close to it (in
 # the reader's ΔE units): a black tile on a black ramp reads either way.
 KEEP_DISTANCE = 15.0
+# Weighing hypotheses (ΔE summed over the cells a hypothesis changes): a tile
+# where nothing changed in look costs this much per cell; a placement must
+# beat "nothing" by PLACED_LEAD and the next legal one by TIE_LEAD; the
+# free reading must beat the best legal placement by FREE_LEAD before it is
+# judged instead (a misread cell costs about one palette margin, 5).
+UNCHANGED_COST = 25.0
+PLACED_LEAD = 5.0
+TIE_LEAD = 10.0
+FREE_LEAD = 25.0
 # Combinations of unsure cells judged at most (3 candidates on 4 cells).
 MAX_COMBINATIONS = 81
 # A refusal with one of these reasons depends on the colours read.
@@ -189,6 +198,9 @@ class BoardTracker:
             return events
         board, unsure = self._belief(obs, changed)
         try:
+            by_rules = self._by_rules(obs, changed)
+            if by_rules is not None:
+                return events + self._act(by_rules, obs.lab, t, settled=True)
             events += self._decide(board, unsure, obs, t, careful=changed is None)
         except NotNow as why:
             log.debug("board %s: not judged now (%s)", self.board, why)
@@ -240,6 +252,56 @@ class BoardTracker:
                     grid[r][c] = options[0]
                     unsure[cell] = options
         return ["".join(row) for row in grid], unsure
+
+    def _by_rules(self, obs: Observation, changed: np.ndarray | None) -> Outcome | None:
+        """Weigh what the game expects against what the reader sees.
+
+        The hypotheses: nothing was placed, each legal placement the game
+        allows now (BITS: every drop of the card's tile), and "something
+        else" (the reader's best code on every cell that changed). Each
+        costs the reader's distances over the cells it changes, relative to
+        "nothing" (a tile on a cell whose look did not change costs
+        :data:`UNCHANGED_COST` more). A legal placement is taken when it is
+        clearly better than nothing, clearly better than any other legal
+        one, and the free reading does not beat it by :data:`FREE_LEAD`:
+        one misread cell does not make a refusal. "Nothing" is taken when
+        neither a placement nor the free reading is clearly better. Else
+        None: the reading is judged as it is (a refusal, two tiles, a
+        question)."""
+        if changed is None or self.stale or self.pending is not None or self._unsure:
+            return None
+        assert self.known is not None
+        empty = self.referee.empty
+        if empty not in obs.alphabet:
+            return None
+        boards = self.referee.legal_boards(self.known)
+        if not boards:
+            return None
+        e = obs.alphabet.index(empty)
+        gain = obs.distance - obs.distance[..., e : e + 1]  # each code against "empty"
+        free = np.array([[ch == empty for ch in row] for row in self.known], bool)
+        looked = np.asarray(changed, bool)
+        extra = np.where(looked, 0.0, UNCHANGED_COST)
+        index = {code: k for k, code in enumerate(obs.alphabet)}
+
+        def cost(rows: list[str]) -> float:
+            total = 0.0
+            for r, c in new_cells(self.known or [], rows, empty):
+                total += float(gain[r, c, index[rows[r][c]]] + extra[r, c])
+            return total
+
+        ranked = sorted(((cost(rows), rows) for rows in boards), key=lambda x: x[0])
+        lead, rows = ranked[0]
+        runner = ranked[1][0] if len(ranked) > 1 else float("inf")
+        reading = float(np.minimum(gain.min(axis=-1), 0.0)[free & looked].sum())
+        log.debug(
+            "board %s: rules: lead %.1f runner %.1f reading %.1f", self.board, lead, runner, reading
+        )
+        if reading < min(lead, 0.0) - FREE_LEAD:
+            return None  # something the game did not expect: judge the reading
+        if lead < -PLACED_LEAD and runner - lead >= TIE_LEAD:
+            return self._outcome(rows)
+        return None
 
     def _masked(self, board: Sequence[str]) -> list[str]:
         """``board`` with tiles of an old round (stale) counted as not there;

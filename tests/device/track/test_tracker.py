@@ -157,15 +157,23 @@ def test_two_quick_tiles_are_split_and_recorded_in_gravity_order(table):
     assert table.game.view()["players"][0]["board"] == after
 
 
-def test_a_colour_refusal_becomes_a_question_when_a_legal_reading_is_near(table):
+def _second_half_slip(table: Table, read: float, card: float) -> tuple[str, list[dict]]:
+    """The starting tile dropped at the bottom left; the reader is sure its
+    second half is another colour (at distance ``read``; the card's colour
+    at ``card``). Returns the tile and the tracker's events."""
     tracker = bits(table)
     tile = start_tile(table)
     wrong = next(c for c in "RYBPK" if c != tile[0])
     after = [*EMPTY6[:5], tile[0] + wrong + "...."]
     obs = observe(after)
+    obs.distance[5, 1, BITS.index(wrong)] = read
+    obs.distance[5, 1, BITS.index(tile[1])] = card
+    return tile, tracker.observe(obs, changed=_mask(after, EMPTY6))
+
+
+def test_a_colour_refusal_becomes_a_question_when_a_legal_reading_is_near(table):
     # the reader was sure, but the card's colour is within reach for the cell
-    obs.distance[5, 1, BITS.index(tile[1])] = 12.0
-    events = tracker.observe(obs, changed=_mask(after, EMPTY6))
+    tile, events = _second_half_slip(table, read=2.0, card=12.0)
     assert [e["type"] for e in events] == ["placed"]
     assert events[0]["settled"] and events[0]["codes"] == tile
 
@@ -231,6 +239,40 @@ def test_nothing_is_judged_while_the_game_waits_for_its_task_card(table):
     after = [*EMPTY6[:5], "RR...."]
     assert tracker.observe(observe(after), changed=_mask(after, EMPTY6)) == []
     assert tracker.deferred
+
+
+def test_the_legal_boards_are_every_drop_of_the_players_tile(table):
+    tracker = bits(table)
+    tile = start_tile(table)  # a double: 6 columns upright + 5 pairs lying (RULES.md, Placing)
+    boards = tracker.referee.legal_boards(EMPTY6)
+    assert len(boards) == 11
+    assert [*EMPTY6[:4], tile[0] + ".....", tile[1] + "....."] in boards
+    assert [*EMPTY6[:5], "...." + tile] in boards
+    assert all(sum(row.count(".") for row in b) == 34 for b in boards)
+
+
+def test_one_half_misread_far_off_is_still_the_cards_tile(table):
+    # a white-balance slip: the reader is sure of another colour on one half,
+    # and the card's colour is beyond what it would offer as a candidate;
+    # a legal drop of the card's tile explains the look nearly as well
+    tile, events = _second_half_slip(table, read=15.0, card=35.0)  # beyond max_distance 30
+    assert [e["type"] for e in events] == ["placed"]
+    assert events[0]["codes"] == tile and events[0]["cells"] == [[5, 0], [5, 1]]
+    assert table.alerts() == []
+
+
+def test_a_tile_far_from_the_cards_colours_is_judged_as_read(table):
+    # the same look, but the card's colour far off on both halves: not a
+    # misread of the card's tile, the game refuses what lies there
+    tracker = bits(table)
+    tile = start_tile(table)
+    wrong = next(c for c in "RYBPK" if c != tile[0])
+    after = [*EMPTY6[:5], wrong + wrong + "...."]
+    obs = observe(after)
+    obs.distance[5, 0, BITS.index(tile[0])] = 35.0
+    obs.distance[5, 1, BITS.index(tile[1])] = 35.0
+    events = tracker.observe(obs, changed=_mask(after, EMPTY6))
+    assert [(e["type"], e["reason"]) for e in events] == [("illegal", "wrong_tile")]
 
 
 def _mask(now: list[str], before: list[str]) -> np.ndarray:
