@@ -25,6 +25,8 @@ step (glare) and pixels unusually far from it (print), and average the rest.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from vision.colour import srgb_to_linear
@@ -48,6 +50,11 @@ PRINT_FACTOR = 3.0
 MIDDLE = 0.26
 # Light print covering more of the middle than this is taken for glare.
 SYMBOL_SHARE_MAX = 0.6
+# A row (or column) of the patch with at least this share of pixels off the
+# colour, in an unbroken run from the patch's edge, is a band along the
+# cell's side (a tall neighbour's wall or shadow seen at a tilt), not print:
+# a symbol sits in the middle, surrounded by the cell's own colour.
+BAND_SHARE = 0.75
 
 
 def sample_patches(
@@ -100,11 +107,32 @@ def patch_stats(
     # what tells them apart is size: a symbol is a small part of the patch,
     # a highlight a large smooth one.
     if middle is not None:
+        far = far & ~_edge_bands(far)
         far, glare = far[..., middle], glare[..., middle]
     dark_ink = (far & ~glare).mean(axis=-1)
     light_ink = (far & glare).mean(axis=-1)
     printed = dark_ink + np.where(light_ink <= SYMBOL_SHARE_MAX, light_ink, 0.0)
     return colour, printed
+
+
+def _edge_bands(far: np.ndarray) -> np.ndarray:
+    """Pixels (..., n) of a square patch (n = side²) in bands along its sides:
+    whole rows or columns mostly off the colour, in a run from an edge."""
+    side = math.isqrt(far.shape[-1])
+    grid = far.reshape(*far.shape[:-1], side, side)
+    rows = grid.mean(axis=-1) >= BAND_SHARE  # (..., side) one per row
+    cols = grid.mean(axis=-2) >= BAND_SHARE
+    band_r = _from_edges(rows)
+    band_c = _from_edges(cols)
+    band = band_r[..., :, None] | band_c[..., None, :]
+    return np.asarray(band.reshape(far.shape))
+
+
+def _from_edges(lines: np.ndarray) -> np.ndarray:
+    """(..., side) bool: lines in an unbroken run of ``lines`` from either end."""
+    first = np.cumprod(lines, axis=-1).astype(bool)
+    last = np.cumprod(lines[..., ::-1], axis=-1).astype(bool)[..., ::-1]
+    return np.asarray(first | last)
 
 
 def robust_bgr(patches: np.ndarray) -> np.ndarray:

@@ -76,3 +76,29 @@ def test_patch_sampling_shape_and_errors():
 def test_all_glare_falls_back_to_median():
     patch = np.full((1, 50, 3), 100.0)
     assert np.allclose(robust_bgr(patch), 100.0)
+
+
+@pytest.mark.parametrize("side", ["top", "right", "bottom", "left"])
+def test_a_band_along_a_side_is_not_print_but_a_symbol_is(side):
+    # Three empty cells (light print) and a tile between them. Seen at a tilt,
+    # a tall neighbour's wall or shadow covers a third of an empty cell along
+    # one side: that is no symbol. A centred symbol, as small, still is.
+    from vision.cells import cell_features
+
+    px = 48
+    img = board(1, 3, px, (200, 205, 205))
+    band = np.zeros((px, px), bool)
+    depth = px // 3
+    {
+        "top": lambda: band.__setitem__((slice(0, depth), slice(None)), True),
+        "bottom": lambda: band.__setitem__((slice(px - depth, px), slice(None)), True),
+        "left": lambda: band.__setitem__((slice(None), slice(0, depth)), True),
+        "right": lambda: band.__setitem__((slice(None), slice(px - depth, px)), True),
+    }[side]()
+    img[:, :px][band] = (110, 110, 115)  # the band on cell 0
+    cv2.circle(img, (px + px // 2, px // 2), px // 6, (110, 110, 115), -1)  # a symbol on cell 1
+    img[:, 2 * px :] = (40, 40, 190)  # a plain red tile, cell 2
+    _, printed = cell_features(img, 1, 3, inset=0.15)
+    assert printed[0, 0] < 0.06  # classify.PRINT_MIN: no print at all
+    assert printed[0, 1] > 0.15  # classify.PRINT_FULL: clear print
+    assert printed[0, 2] == 0.0
