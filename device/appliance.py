@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from device.config import Config
+from device.memory import TRIM_EVERY_S, keep_trimmed
 from device.notify import Notifier
 from device.server import WebServer
 from device.sources.base import Frame, FrameSource
@@ -70,6 +71,8 @@ class Appliance:
         self.server: WebServer | None = None
         self.camera_thread: threading.Thread | None = None
         self.profile: Any = None
+        # Housekeeping: freed memory goes back to the system this often (s).
+        self.trim_every_s = TRIM_EVERY_S
 
     # -- start and stop -----------------------------------------------------
 
@@ -90,6 +93,7 @@ class Appliance:
         self.table.listen(self._on_message)
         self.camera_thread = threading.Thread(target=self._camera, name="camera", daemon=True)
         self.camera_thread.start()
+        keep_trimmed(self.stop_event, self.trim_every_s)
         self._wait_for_camera()
         self.notifier.ready(f"serving {self.server.url}")
 

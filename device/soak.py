@@ -54,6 +54,9 @@ def soak(
         )
         demo = DemoGames(table=None, game=game, realtime=False, fps=fps)
         app = Appliance(cfg, demo=demo)
+        # The soak plays several times faster than real time: trim on the same
+        # stream-time cadence the service keeps in wall time (about a minute).
+        app.trim_every_s = 10.0
         start = time.monotonic()
         app.start()
         try:
