@@ -35,6 +35,11 @@ Cell = tuple[int, int]
 Rows = list[str]
 
 
+# How unexpected the neutral tile is against the card's (reader's ΔE): a
+# player lays it at most once a round, by choice.
+NEUTRAL_COST = 15.0
+
+
 class NotNow(Exception):
     """The game takes no placement on this board now (no game, the round
     waits for its task card, the game is over)."""
@@ -81,10 +86,17 @@ class Referee(Protocol):
         tile; LITS: the letter of the shape they form), for settling cells
         the reader could not."""
 
-    def legal_boards(self, before: Sequence[str]) -> list[Rows]:
+    def is_piece(self, codes: str) -> bool:
+        """Could cells read ``codes`` be one real piece (BITS: no tile is half
+        grey, half colour)?"""
+
+    def legal_boards(self, before: Sequence[str]) -> list[tuple[Rows, float]]:
         """Every board one legal placement would make of ``before`` now
-        (BITS: each legal drop of the card's tile or the neutral one);
-        ``[]`` when the game does not say (the tracker then reads freely)."""
+        (BITS: each legal drop of the card's tile or the neutral one), each
+        with how unexpected it is (in the reader's ΔE: 0 for the card's
+        tile, :data:`NEUTRAL_COST` for the neutral tile, which a player
+        uses at most once a round); ``[]`` when the game does not say (the
+        tracker then reads freely)."""
 
 
 def new_cells(before: Sequence[str], after: Sequence[str], empty: str) -> list[Cell]:
@@ -142,8 +154,11 @@ class _Referee:
         """The action recording ``rows`` in ``game``."""
         raise NotImplementedError
 
-    def legal_boards(self, before: Sequence[str]) -> list[Rows]:
+    def legal_boards(self, before: Sequence[str]) -> list[tuple[Rows, float]]:
         return []
+
+    def is_piece(self, codes: str) -> bool:
+        return True
 
     def judge(self, rows: Sequence[str]) -> Verdict:
         try:
@@ -227,17 +242,27 @@ class BitsReferee(_Referee):
         tile = seat.get("start_tile") if view["phase"] == "start" else view.get("card")
         return str(tile) if tile else None
 
-    def legal_boards(self, before: Sequence[str]) -> list[Rows]:
+    def is_piece(self, codes: str) -> bool:
+        try:
+            Tile(codes)
+        except ValueError:
+            return False
+        return True
+
+    def legal_boards(self, before: Sequence[str]) -> list[tuple[Rows, float]]:
         tile = self._tile()
         if tile is None:
             return []
         board = Board.from_rows(list(before))
-        out: list[Rows] = []
+        out: list[tuple[Rows, float]] = []
+        seen: list[Rows] = []
         for codes in dict.fromkeys([tile, "NN"]):  # the neutral tile, where the rules allow it
+            cost = 0.0 if codes == tile else NEUTRAL_COST
             for drop in legal_drops(board, Tile(codes)):
                 rows = list(board.after(drop).rows())
-                if rows not in out and self.judge(rows).legal:
-                    out.append(rows)
+                if rows not in seen and self.judge(rows).legal:
+                    seen.append(rows)
+                    out.append((rows, cost))
         return out
 
 

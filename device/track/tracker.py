@@ -50,11 +50,13 @@ Event = dict[str, Any]
 # the reader's ΔE units): a black tile on a black ramp reads either way.
 KEEP_DISTANCE = 15.0
 # Weighing hypotheses (ΔE summed over the cells a hypothesis changes): a tile
-# where nothing changed in look costs this much per cell; a placement must
+# where nothing changed in look costs UNCHANGED_COST per cell, a cell whose
+# look changed left empty CHANGED_COST; a placement must
 # beat "nothing" by PLACED_LEAD and the next legal one by TIE_LEAD; the
 # free reading must beat the best legal placement by FREE_LEAD before it is
 # judged instead (a misread cell costs about one palette margin, 5).
 UNCHANGED_COST = 25.0
+CHANGED_COST = 15.0
 PLACED_LEAD = 5.0
 TIE_LEAD = 10.0
 FREE_LEAD = 25.0
@@ -280,28 +282,60 @@ class BoardTracker:
         e = obs.alphabet.index(empty)
         gain = obs.distance - obs.distance[..., e : e + 1]  # each code against "empty"
         free = np.array([[ch == empty for ch in row] for row in self.known], bool)
-        looked = np.asarray(changed, bool)
-        extra = np.where(looked, 0.0, UNCHANGED_COST)
+        looked = np.asarray(changed, bool) & free
+        # a cell whose look changed costs CHANGED_COST where a hypothesis
+        # leaves it empty; a tile where the look did not change, UNCHANGED_COST
+        gain = gain + np.where(looked, -CHANGED_COST, UNCHANGED_COST)[..., None]
+        gain[..., e] = 0.0
+        nothing = CHANGED_COST * float(np.count_nonzero(looked))
         index = {code: k for k, code in enumerate(obs.alphabet)}
 
         def cost(rows: list[str]) -> float:
-            total = 0.0
-            for r, c in new_cells(self.known or [], rows, empty):
-                total += float(gain[r, c, index[rows[r][c]]] + extra[r, c])
-            return total
+            cells = new_cells(self.known or [], rows, empty)
+            return nothing + sum(float(gain[r, c, index[rows[r][c]]]) for r, c in cells)
 
-        ranked = sorted(((cost(rows), rows) for rows in boards), key=lambda x: x[0])
+        ranked = sorted(((cost(rows) + odds, rows) for rows, odds in boards), key=lambda x: x[0])
         lead, rows = ranked[0]
         runner = ranked[1][0] if len(ranked) > 1 else float("inf")
-        reading = float(np.minimum(gain.min(axis=-1), 0.0)[free & looked].sum())
+        reading = nothing + self._free_reading(gain, looked, obs.alphabet)
         log.debug(
-            "board %s: rules: lead %.1f runner %.1f reading %.1f", self.board, lead, runner, reading
+            "board %s: rules: nothing %.1f lead %.1f runner %.1f reading %.1f",
+            self.board,
+            nothing,
+            lead,
+            runner,
+            reading,
         )
-        if reading < min(lead, 0.0) - FREE_LEAD:
+        if reading < min(lead, nothing) - FREE_LEAD:
             return None  # something the game did not expect: judge the reading
-        if lead < -PLACED_LEAD and runner - lead >= TIE_LEAD:
+        if lead < nothing - PLACED_LEAD and runner - lead >= TIE_LEAD:
             return self._outcome(rows)
         return None
+
+    def _free_reading(
+        self, gain: np.ndarray, open_cells: np.ndarray, alphabet: tuple[str, ...]
+    ) -> float:
+        """The cost of "something else": the reader's best code on every
+        open cell. Two touching covered cells are one piece, so they take
+        the best codes a real piece can show (a tile read half grey, half
+        red is a misread, not a placement), or just one of them."""
+        best = np.minimum(np.where(open_cells, gain.min(axis=-1), 0.0), 0.0)
+        covered = list(zip(*np.nonzero(best < 0), strict=True))
+        total = float(best.sum())
+        if len(covered) != 2:
+            return total
+        (r1, c1), (r2, c2) = covered
+        if abs(r1 - r2) + abs(c1 - c2) != 1:
+            return total
+        e = alphabet.index(self.referee.empty)
+        codes = [k for k in range(len(alphabet)) if k != e]
+        pair = min(
+            float(gain[r1, c1, a] + gain[r2, c2, b])
+            for a in codes
+            for b in codes
+            if self.referee.is_piece(alphabet[a] + alphabet[b])
+        )
+        return min(pair, float(best[r1, c1]), float(best[r2, c2]))
 
     def _masked(self, board: Sequence[str]) -> list[str]:
         """``board`` with tiles of an old round (stale) counted as not there;
