@@ -275,6 +275,19 @@ def test_a_tile_far_from_the_cards_colours_is_judged_as_read(table):
     assert [(e["type"], e["reason"]) for e in events] == [("illegal", "wrong_tile")]
 
 
+def test_a_tile_read_half_grey_is_a_misread_of_the_cards_tile(table):
+    # no real tile is half grey, half colour: read that way, the card's tile
+    # (its colour far-ish on the grey half) is the likeliest piece there
+    tracker = bits(table)
+    tile = start_tile(table)
+    after = [*EMPTY6[:5], "N" + tile[1] + "...."]
+    obs = observe(after)
+    obs.distance[5, 0, BITS.index(tile[0])] = 35.0
+    events = tracker.observe(obs, changed=_mask(after, EMPTY6))
+    assert [e["type"] for e in events] == ["placed"]
+    assert events[0]["codes"] == tile and table.alerts() == []
+
+
 def _mask(now: list[str], before: list[str]) -> np.ndarray:
     """The cells whose look changed (what the patch comparison reports)."""
     return np.array(
