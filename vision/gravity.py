@@ -8,6 +8,11 @@ dark board print and a black tile differ by a few ΔE), it is the board.
 Unsure cells in such places are settled the same way. The board must be the
 right way up (row 0 = the ramp's top): see :mod:`vision.orientation`.
 
+The neutral tile is a grey domino, grey on both halves, so a grey cell with
+no grey neighbour is misread (a black tile lifted by glare, a dark board
+print): it takes its next best colour, or ``?``, and where a tile would float
+it is the board whatever its colour said.
+
 >>> import numpy as np
 >>> codes = np.array([list("..K."), list("...."), list("RRYB")])
 >>> scores = np.zeros((3, 4, 2))        # entries: '.', 'K'
@@ -24,6 +29,11 @@ import numpy as np
 # A floating tile cell becomes board when the board's match is within this
 # many ΔE of the tile's (ΔE-equivalent scores).
 SLACK = 8.0
+# The neutral tile is a grey domino: both halves grey. A cell read grey with
+# no grey beside it is something else (a glared black tile, a shadowed
+# board): its next best code when that is within LONE_SLACK, else unsure.
+NEUTRAL = "N"
+LONE_SLACK = 15.0
 
 
 def _resting(full: np.ndarray) -> np.ndarray:
@@ -52,17 +62,20 @@ def _resting(full: np.ndarray) -> np.ndarray:
 def settled(
     codes: np.ndarray, scores: np.ndarray, entry_codes: tuple[str, ...], empty: str = "."
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Codes (rows, cols) with floating near-board cells made board, and a mask of changes.
+    """Codes (rows, cols) with lone grey cells and floating near-board cells
+    fixed (see the module docstring), and a mask of changes.
 
     ``scores`` (rows, cols, K): each palette entry's distance (Reading.scores);
     ``entry_codes``: the palette's codes (K,), so the board's entries are known."""
     board = np.array([c == empty for c in entry_codes])
     if not board.any():
         return codes, np.zeros(codes.shape, bool)
+    out = _lone_neutrals(codes, scores, entry_codes)
     board_score = scores[..., board].min(axis=-1)
     best_score = scores.min(axis=-1)
-    near_board = board_score - best_score <= SLACK
-    out = codes.copy()
+    # A lone grey cell's colour was wrong whatever it said: where a tile
+    # would float, only the board is left.
+    near_board = (board_score - best_score <= SLACK) | ((codes == NEUTRAL) & (out != NEUTRAL))
     for _ in range(codes.shape[0]):
         full = out != empty
         floating = full & ~_resting(full) & near_board
@@ -70,3 +83,29 @@ def settled(
             break
         out = np.where(floating, empty, out)
     return out, out != codes
+
+
+def _lone_neutrals(
+    codes: np.ndarray, scores: np.ndarray, entry_codes: tuple[str, ...]
+) -> np.ndarray:
+    """Codes with every grey cell that has no grey neighbour (edge-joined)
+    replaced by its next best code, or ``?`` when none is near."""
+    grey = codes == NEUTRAL
+    if not grey.any():
+        return codes.copy()
+    beside = np.zeros_like(grey)
+    beside[1:] |= grey[:-1]
+    beside[:-1] |= grey[1:]
+    beside[:, 1:] |= grey[:, :-1]
+    beside[:, :-1] |= grey[:, 1:]
+    lone = grey & ~beside
+    out = codes.copy()
+    if not lone.any():
+        return out
+    is_grey = np.array([c == NEUTRAL for c in entry_codes])
+    others = np.where(is_grey, np.inf, scores)
+    k = others.argmin(axis=-1)
+    near = others.min(axis=-1) - scores.min(axis=-1) <= LONE_SLACK
+    lookup = np.array(entry_codes)
+    out[lone] = np.where(near, lookup[k], "?")[lone]
+    return out

@@ -48,3 +48,42 @@ def test_a_clearly_coloured_floating_cell_is_left_alone():
     codes = grid(["..R.", "....", "RR.."])
     out, moved = settled(codes, scores_for(codes, 25.0), CODES)
     assert not moved.any() and np.array_equal(out, codes)
+
+
+GREY = (".", "K", "R", "N")
+
+
+def test_a_lone_grey_cell_takes_its_next_best_colour():
+    # The neutral tile is a grey domino: a single grey cell is a black tile
+    # lifted by glare (black 5 ΔE behind grey here), whatever its colour said.
+    # The grey domino standing in column 0 stays.
+    codes = grid(["....", "....", "NR..", "NRNK"])
+    s = np.full((*codes.shape, 4), 40.0)
+    for k, c in enumerate(GREY):
+        s[..., k] = np.where(codes == c, 2.0, 40.0)
+    s[3, 2, 1] = 7.0  # r3c2: grey at 2, black at 7, board at 40
+    out, moved = settled(codes, s, GREY)
+    assert ["".join(r) for r in out] == ["....", "....", "NR..", "NRKK"]
+    assert np.argwhere(moved).tolist() == [[3, 2]]
+
+
+def test_a_lone_grey_cell_with_nothing_near_is_unsure():
+    codes = grid(["....", "....", "..N.", "RRKK"])
+    s = np.full((*codes.shape, 4), 40.0)
+    for k, c in enumerate(GREY):
+        s[..., k] = np.where(codes == c, 2.0, 40.0)
+    out, _ = settled(codes, s, GREY)
+    assert out[2, 2] == "?"
+    assert ["".join(r) for r in out][3] == "RRKK"
+
+
+def test_a_lone_grey_cell_where_a_tile_would_float_is_the_board():
+    # A glared board cell read grey, the board itself far behind: no colour
+    # fits, but a tile there would float, so it is the board.
+    codes = grid(["....", "..N.", "....", "RRKK"])
+    s = np.full((*codes.shape, 4), 40.0)
+    for k, c in enumerate(GREY):
+        s[..., k] = np.where(codes == c, 2.0, 40.0)
+    out, moved = settled(codes, s, GREY)
+    assert ["".join(r) for r in out] == ["....", "....", "....", "RRKK"]
+    assert np.argwhere(moved).tolist() == [[1, 2]]
