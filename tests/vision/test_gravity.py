@@ -53,14 +53,17 @@ def test_a_clearly_coloured_floating_cell_is_left_alone():
 GREY = (".", "K", "R", "N")
 
 
+def grey_scores(codes):
+    """Scores where every cell is 2 from its own code and 40 from any other."""
+    return np.stack([np.where(codes == c, 2.0, 40.0) for c in GREY], axis=-1)
+
+
 def test_a_lone_grey_cell_takes_its_next_best_colour():
     # The neutral tile is a grey domino: a single grey cell is a black tile
     # lifted by glare (black 5 ΔE behind grey here), whatever its colour said.
     # The grey domino standing in column 0 stays.
     codes = grid(["....", "....", "NR..", "NRNK"])
-    s = np.full((*codes.shape, 4), 40.0)
-    for k, c in enumerate(GREY):
-        s[..., k] = np.where(codes == c, 2.0, 40.0)
+    s = grey_scores(codes)
     s[3, 2, 1] = 7.0  # r3c2: grey at 2, black at 7, board at 40
     out, moved = settled(codes, s, GREY)
     assert ["".join(r) for r in out] == ["....", "....", "NR..", "NRKK"]
@@ -69,9 +72,7 @@ def test_a_lone_grey_cell_takes_its_next_best_colour():
 
 def test_a_lone_grey_cell_with_nothing_near_is_unsure():
     codes = grid(["....", "....", "..N.", "RRKK"])
-    s = np.full((*codes.shape, 4), 40.0)
-    for k, c in enumerate(GREY):
-        s[..., k] = np.where(codes == c, 2.0, 40.0)
+    s = grey_scores(codes)
     out, _ = settled(codes, s, GREY)
     assert out[2, 2] == "?"
     assert ["".join(r) for r in out][3] == "RRKK"
@@ -81,9 +82,7 @@ def test_a_lone_grey_cell_where_a_tile_would_float_is_the_board():
     # A glared board cell read grey, the board itself far behind: no colour
     # fits, but a tile there would float, so it is the board.
     codes = grid(["....", "..N.", "....", "RRKK"])
-    s = np.full((*codes.shape, 4), 40.0)
-    for k, c in enumerate(GREY):
-        s[..., k] = np.where(codes == c, 2.0, 40.0)
+    s = grey_scores(codes)
     out, moved = settled(codes, s, GREY)
     assert ["".join(r) for r in out] == ["....", "....", "....", "RRKK"]
     assert np.argwhere(moved).tolist() == [[1, 2]]
