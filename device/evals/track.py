@@ -170,7 +170,7 @@ def run_game(
                 latest = _latest(truths, event["t"])
                 if latest is not None:
                     answered.add(truths.index(latest))
-                _players_fix(table, event, latest, result)
+                _players_fix(game, table, event, latest, result)
 
         start = time.perf_counter()
         stats = run_loop(
@@ -213,17 +213,21 @@ def _enter_by_hand(table: Table, game: str, truth: Truth) -> None:
 
 
 def _players_fix(
-    table: Table, event: dict[str, Any], truth: Truth | None, result: GameResult
+    game: str, table: Table, event: dict[str, Any], truth: Truth | None, result: GameResult
 ) -> None:
     """Players at a real table put a wrong verdict right on their phones:
-    a placement that should not count is undone, a refusal of a legal
-    placement is overruled (where the rules let players do that). Each fix
-    is counted; the game then goes on as it really is."""
+    a placement that should not count is undone (and the one really made
+    entered instead), a refusal of a legal placement is overruled (where
+    the rules let players do that). Each fix is counted; the game then goes
+    on as it really is."""
     if event["type"] == "placed":
         right = truth is not None and truth.legal and _verdict_cells(event) == truth.cells
         if not right:
             table.undo(source="replay")
             result.fixes += 1
+            if truth is not None and truth.legal:
+                # and enter what was really placed, as they would on the phone
+                _enter_by_hand(table, game, truth)
         return
     if truth is not None and not truth.legal:
         return
