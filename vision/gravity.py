@@ -11,7 +11,10 @@ right way up (row 0 = the ramp's top): see :mod:`vision.orientation`.
 The neutral tile is a grey domino, grey on both halves, so a grey cell with
 no grey neighbour is misread (a black tile lifted by glare, a dark board
 print): it takes its next best colour, or ``?``, and where a tile would float
-it is the board whatever its colour said.
+it is the board whatever its colour said. And every tile covers two cells:
+when the filled cells cannot all be paired into dominoes, the cheapest one
+or two cells to flip between board and tile that pair them are flipped (a
+right reading always pairs, so this never spoils one).
 
 >>> import numpy as np
 >>> codes = np.array([list("..K."), list("...."), list("RRYB")])
@@ -34,6 +37,13 @@ SLACK = 8.0
 # board): its next best code when that is within LONE_SLACK, else unsure.
 NEUTRAL = "N"
 LONE_SLACK = 15.0
+# Every tile covers two cells, so the filled cells of a right reading can be
+# paired into dominoes. When they cannot, the cheapest one or two cells to
+# flip between board and tile (ΔE-equivalent cost: how much worse the
+# other reading fits) that make them pair up, each within FLIP_SLACK, are
+# flipped; among the CANDIDATES cheapest cells only.
+FLIP_SLACK = 20.0
+CANDIDATES = 8
 
 
 def _resting(full: np.ndarray) -> np.ndarray:
@@ -82,7 +92,78 @@ def settled(
         if not floating.any():
             break
         out = np.where(floating, empty, out)
+    out = _paired(out, scores, entry_codes, board, empty)
     return out, out != codes
+
+
+def _paired(
+    codes: np.ndarray,
+    scores: np.ndarray,
+    entry_codes: tuple[str, ...],
+    board: np.ndarray,
+    empty: str,
+) -> np.ndarray:
+    """Codes whose filled cells pair into dominoes, by flipping the cheapest
+    one or two cells between board and tile when they do not (see FLIP_SLACK).
+
+    An unsure cell counts as whatever its best entry is."""
+    lookup = np.array(entry_codes)
+    best = scores.argmin(axis=-1)
+    full = np.where(codes == "?", ~board[best], codes != empty)
+    if _dominoes(full):
+        return codes
+    board_score = scores[..., board].min(axis=-1)
+    tile_score = scores[..., ~board].min(axis=-1)
+    cost = np.where(full, board_score - tile_score, tile_score - board_score)
+    cost = np.maximum(cost, 0.0)
+    order = [tuple(ix) for ix in np.argwhere(cost <= FLIP_SLACK)]
+    order.sort(key=lambda ix: float(cost[ix]))
+    order = order[:CANDIDATES]
+    floating = int((full & ~_resting(full)).sum())
+    found: tuple[float, tuple[tuple[int, int], ...]] | None = None
+    sets = [(a,) for a in order] + [(a, b) for i, a in enumerate(order) for b in order[i + 1 :]]
+    for cells in sets:
+        total = float(sum(cost[c] for c in cells))
+        if found is not None and total >= found[0]:
+            continue
+        trial = full.copy()
+        for c in cells:
+            trial[c] = ~trial[c]
+        if int((trial & ~_resting(trial)).sum()) <= floating and _dominoes(trial):
+            found = (total, cells)
+    if found is None:
+        return codes
+    out = codes.copy()
+    tile_code = lookup[np.where(board, np.inf, scores).argmin(axis=-1)]
+    for c in found[1]:
+        out[c] = empty if full[c] else tile_code[c]
+    return out
+
+
+def _dominoes(full: np.ndarray) -> bool:
+    """Whether the filled cells (rows, cols) can all be paired with an
+    edge neighbour (a perfect matching: augmenting paths, black to white
+    squares of the checkerboard)."""
+    cells = [tuple(ix) for ix in np.argwhere(full)]
+    if len(cells) % 2:
+        return False
+    black = [c for c in cells if (c[0] + c[1]) % 2 == 0]
+    if 2 * len(black) != len(cells):
+        return False
+    rows, cols = full.shape
+    mate: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def augment(c: tuple[int, int], seen: set[tuple[int, int]]) -> bool:
+        r, k = c
+        for n in ((r - 1, k), (r + 1, k), (r, k - 1), (r, k + 1)):
+            if 0 <= n[0] < rows and 0 <= n[1] < cols and full[n] and n not in seen:
+                seen.add(n)
+                if n not in mate or augment(mate[n], seen):
+                    mate[n] = c
+                    return True
+        return False
+
+    return all(augment(c, set()) for c in black)
 
 
 def _lone_neutrals(

@@ -36,8 +36,9 @@ def test_a_stack_of_floating_cells_settles_from_the_bottom():
 
 
 def test_resting_and_overhanging_tiles_stay():
-    # R R lying over a hole at column 1: the right half overhangs, legal.
-    codes = grid(["....", ".KK.", "RR..", "R..K"])
+    # R R lying over two holes in column 1 (its right half overhangs, legal),
+    # on a standing R R; K K lying on it, overhanging column 2.
+    codes = grid([".....", ".KK..", "RR...", "R....", "R..KK"])
     out, moved = settled(codes, scores_for(codes, 4.0), CODES)
     assert not moved.any() and np.array_equal(out, codes)
 
@@ -86,3 +87,33 @@ def test_a_lone_grey_cell_where_a_tile_would_float_is_the_board():
     out, moved = settled(codes, s, GREY)
     assert ["".join(r) for r in out] == ["....", "....", "....", "RRKK"]
     assert np.argwhere(moved).tolist() == [[1, 2]]
+
+
+def test_filled_cells_pair_into_dominoes():
+    from vision.gravity import _dominoes
+
+    assert _dominoes(grid(["....", "....", "KK..", "RRYY"]) != ".")
+    assert _dominoes(grid(["....", "..K.", "..K.", "RR.."]) != ".")
+    # an odd count never pairs; an even one may not either (a lone cell each side)
+    assert not _dominoes(grid(["....", "....", "K...", "RRYY"]) != ".")
+    assert not _dominoes(grid(["....", "....", "....", "R.YY"]) != ".")
+    assert not _dominoes(grid(["....", "....", "K..Y", "RRY."]) != ".")
+
+
+def test_a_black_tile_half_read_as_a_dark_board_is_flipped_back():
+    # A black domino standing in column 2 on a dark board print: its lower
+    # half was read as the board (3 ΔE worse as black). Every tile covers
+    # two cells, so the top half alone cannot be: the cheapest flip that
+    # pairs the filled cells is that lower half, back to black.
+    codes = grid(["....", "....", "..K.", "RR.."])
+    s = scores_for(codes, 25.0)
+    s[3, 2] = (4.0, 7.0, 30.0)  # board 4, black 7, red 30
+    out, moved = settled(codes, s, CODES)
+    assert ["".join(r) for r in out] == ["....", "....", "..K.", "RRK."]
+    assert np.argwhere(moved).tolist() == [[3, 2]]
+
+
+def test_a_board_that_cannot_pair_is_left_alone_when_no_flip_is_cheap():
+    codes = grid(["....", "....", "....", "RRR."])
+    out, moved = settled(codes, scores_for(codes, 30.0), CODES)
+    assert not moved.any() and ["".join(r) for r in out][3] == "RRR."
