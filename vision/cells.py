@@ -107,7 +107,9 @@ def patch_stats(
     # what tells them apart is size: a symbol is a small part of the patch,
     # a highlight a large smooth one.
     if middle is not None:
-        far = far & ~_edge_bands(far)
+        band = _edge_bands(far)
+        if band is not None:
+            far = far & ~band
         far, glare = far[..., middle], glare[..., middle]
     dark_ink = (far & ~glare).mean(axis=-1)
     light_ink = (far & glare).mean(axis=-1)
@@ -115,13 +117,17 @@ def patch_stats(
     return colour, printed
 
 
-def _edge_bands(far: np.ndarray) -> np.ndarray:
+def _edge_bands(far: np.ndarray) -> np.ndarray | None:
     """Pixels (..., n) of a square patch (n = side²) in bands along its sides:
-    whole rows or columns mostly off the colour, in a run from an edge."""
+    whole rows or columns mostly off the colour, in a run from an edge;
+    ``None`` when no patch has any."""
     side = math.isqrt(far.shape[-1])
     grid = far.reshape(*far.shape[:-1], side, side)
-    rows = grid.mean(axis=-1) >= BAND_SHARE  # (..., side) one per row
-    cols = grid.mean(axis=-2) >= BAND_SHARE
+    need = BAND_SHARE * side
+    rows = grid.sum(axis=-1) >= need  # (..., side) one per row
+    cols = grid.sum(axis=-2) >= need
+    if not (rows.any() or cols.any()):
+        return None
     band_r = _from_edges(rows)
     band_c = _from_edges(cols)
     band = band_r[..., :, None] | band_c[..., None, :]
