@@ -19,8 +19,10 @@ the colour reader reads it):
 A board counts as fully right only if it was found and every cell matches;
 per-cell error is over the boards that were found (the locator's misses are
 reported apart, by ``tilewatch eval locate``'s standards). The orientation of
-a square board is taken from the truth corners, except BITS's gravity check
-which is reported as its own line.
+a square board is taken from the truth corners (a profile fixes it in play),
+except BITS's gravity check which is reported on its own: how often gravity
+picked the true way up, and how many boards would be fully right turned by
+it, as ``tilewatch read`` without a profile turns them.
 """
 
 from __future__ import annotations
@@ -96,6 +98,11 @@ def summary(boards: list[Board]) -> dict[str, Any]:
         "board_right_rate": sum(b.right for b in boards) / len(boards) if boards else None,
         "median_ms": float(np.median([b.ms for b in found])) if found else None,
         "gravity_upright": None if not upright else f"{sum(upright)}/{len(upright)}",
+        # What ``tilewatch read`` without a profile reports: it turns a BITS
+        # board by gravity, so a wrong turn makes the whole board wrong.
+        "boards_right_by_gravity": None
+        if not upright
+        else sum(b.right and bool(b.upright) for b in boards),
     }
 
 
@@ -332,7 +339,12 @@ def _line(title: str, s: dict[str, Any]) -> None:
         f"{s['boards_fully_right']} fully right ({_pct(s['board_right_rate'], 1)}); "
         f"cells {s['cell_errors']}/{s['cells']} wrong ({_pct(s['cell_error_rate'])}), "
         f"{s['unsure_cells']} unsure; median {s['median_ms'] or 0:.0f} ms"
-        + (f"; gravity upright {s['gravity_upright']}" if s["gravity_upright"] else "")
+        + (
+            f"; gravity upright {s['gravity_upright']}, "
+            f"{s['boards_right_by_gravity']} fully right turned by it"
+            if s["gravity_upright"]
+            else ""
+        )
     )
 
 

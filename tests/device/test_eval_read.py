@@ -3,7 +3,7 @@
 import json
 
 from device.cli import main
-from device.evals.read import Board, by_condition, condition_bin
+from device.evals.read import Board, by_condition, condition_bin, summary
 
 
 def test_condition_bins_cover_zero_ranges_and_names():
@@ -24,6 +24,19 @@ def test_by_condition_groups_boards_and_counts_their_errors():
     assert table["glare 0"]["boards_fully_right"] == 1
     high = table["glare 0.7-1.5"]
     assert (high["boards"], high["found"], high["cell_errors"], high["cells"]) == (2, 1, 1, 36)
+
+
+def test_a_board_turned_wrong_by_gravity_is_not_right_as_tilewatch_read_reports_it():
+    # Both read every cell right in the true orientation; gravity turned the
+    # second a quarter off, so without a profile its whole text is wrong.
+    upright = Board("a", True, 36, upright=True)
+    turned = Board("b", True, 36, upright=False)
+    misread = Board("c", True, 36, [(0, 0, ".", "K")], upright=True)
+    s = summary([upright, turned, misread])
+    assert s["boards_fully_right"] == 2
+    assert s["gravity_upright"] == "2/3"
+    assert s["boards_right_by_gravity"] == 1
+    assert summary([Board("lits", True, 100)])["boards_right_by_gravity"] is None
 
 
 def test_eval_read_on_chosen_seeds_with_true_corners(capsys):
