@@ -61,6 +61,9 @@ from vision.reader import Reading
 log = logging.getLogger(__name__)
 
 Event = dict[str, Any]
+# A corrected board that matches the ramp only turned, by this many more cells
+# than as it is: the way up was wrong.
+TURN_CELLS = 3
 # Moving frames kept while which way up is open (the first tile's way in).
 MOTION_FRAMES = 60
 # The locator's quality (share of grid lines seen) a grid found elsewhere
@@ -339,7 +342,19 @@ class BoardWatch:
                 return self._turn_around(t)
             if doubt <= -1.0:
                 self._alt_turn = None  # the way up chosen is clearly right
-        events = self.tracker.observe(obs, self._changed, t)
+        turned: list[Event] = []
+        if self.game == "bits" and not self._open_turn:
+            turn = self._game_turn(obs, t)
+            if turn:
+                obs = obs.rotated(turn)
+                self._turn_to(turn)
+                self._changed = None  # read afresh, carefully, the right way up
+                self._alt_turn = None
+                patch = board_patch(
+                    image, self.fit.homography, self.rows, self.cols, s.px, s.margin
+                )
+                turned = [{"type": "turned", "t": t, "board": self.board, "quarter_turns": turn}]
+        events = turned + self.tracker.observe(obs, self._changed, t)
         if not self.tracker.deferred:
             self._reference = self._cells_and_edges(patch)
             if self.lost:
@@ -447,6 +462,26 @@ class BoardWatch:
             near = np.abs(log_ratio(cells[:, :, None, :], colours[None, None])).max(axis=-1)
             out += ((near < tol) & (unlike_before > tol)).any(axis=-1)
         return out
+
+    def _game_turn(self, obs: Observation, t: float) -> int:
+        """The quarter turns that make what lies on the ramp match the game's
+        board, when the players put the game right (a correction from a
+        phone) and it matches only turned: the way up was wrong. 0 when it
+        matches as it is, or no turn matches clearly better."""
+        self.tracker.sync(t)
+        known = self.tracker.known
+        if known is None:
+            return 0
+        held = np.array([[ch != "." for ch in row] for row in known], bool)
+        if np.count_nonzero(held) < 2:
+            return 0
+        covered = obs.codes != "."
+        agree = [int(np.count_nonzero(np.rot90(covered, k) == held)) for k in range(4)]
+        best = int(np.argmax(agree))
+        if best and agree[best] >= held.size - 2 and agree[best] >= agree[0] + TURN_CELLS:
+            log.info("board %s: the game's board lies turned %d: turning", self.board, best)
+            return best
+        return 0
 
     def _turn_around(self, t: float) -> list[Event]:
         """The ramp was the other way up after all (the first tile lay in a

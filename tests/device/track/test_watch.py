@@ -1,0 +1,53 @@
+"""A board watch turning the ramp the way the game has it, with the real
+engine and a real table (SQLite in a temporary folder); observations are
+written out by hand as in test_tracker.py."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from device.store import Store
+from device.table import Table
+from device.track.rules import BitsReferee
+from device.track.tracker import BoardTracker
+from device.track.watch import BoardWatch
+
+from .test_tracker import EMPTY6, observe, start_tile
+
+
+@pytest.fixture
+def table(tmp_path):
+    t = Table(Store(tmp_path / "t.sqlite"), pin="1234")
+    yield t
+    t.close()
+
+
+def watch_of(table: Table) -> BoardWatch:
+    table.new_game("bits", {"players": ["P0"], "seed": 4, "tasks": ["square"]})
+    tracker = BoardTracker("A", BitsReferee(lambda: table.game, 0), table)
+    return BoardWatch(tracker, 6, 6, "bits")
+
+
+def test_a_corrected_board_that_matches_only_turned_turns_the_ramp(table):
+    # the camera took the ramp for upright, the first tile went down as
+    # lying in the bottom row; the players put the game right on the phone:
+    # the tile stands in column 0. Only turned does what lies there match.
+    watch = watch_of(table)
+    tile = start_tile(table)
+    standing = [*EMPTY6[:4], tile[0] + ".....", tile[1] + "....."]
+    table.apply({"type": "place", "player": 0, "rows": standing})
+    lying = [*EMPTY6[:5], "...." + tile[1] + tile[0]]  # the same tile, seen a quarter off
+    assert (
+        np.rot90(np.array([list(r) for r in lying]) != ".", 3)
+        == (np.array([list(r) for r in standing]) != ".")
+    ).all()
+    assert watch._game_turn(observe(lying), 0.0) == 3
+    # seen as the game has it: nothing to turn
+    assert watch._game_turn(observe(standing), 0.0) == 0
+
+
+def test_an_empty_ramp_never_turns(table):
+    watch = watch_of(table)
+    lying = [*EMPTY6[:5], "RR...."]
+    assert watch._game_turn(observe(lying), 0.0) == 0
