@@ -50,13 +50,6 @@ PRINT_FACTOR = 3.0
 MIDDLE = 0.26
 # Light print covering more of the middle than this is taken for glare.
 SYMBOL_SHARE_MAX = 0.6
-# A highlight that covers a cell (glossy plastic under a lamp): at least
-# GLARE_CELL of its pixels are near white (every channel from GLARE_WHITE up).
-# The body colour then shows only where the highlight fades, at the patch's
-# rim: its darkest RIM_SHARE (a symbol, darker still, sits in the middle).
-GLARE_WHITE = 240.0
-GLARE_CELL = 0.15
-RIM_SHARE = 0.25
 # A row (or column) of the patch with at least this share of pixels off the
 # colour, in an unbroken run from the patch's edge, is a band along the
 # cell's side (a tall neighbour's wall or shadow seen at a tilt), not print:
@@ -114,7 +107,6 @@ def patch_stats(
     # what tells them apart is size: a symbol is a small part of the patch,
     # a highlight a large smooth one.
     if middle is not None:
-        colour = _under_glare(patches, middle, colour)
         band = _edge_bands(far)
         if band is not None:
             far = far & ~band
@@ -123,20 +115,6 @@ def patch_stats(
     light_ink = (far & glare).mean(axis=-1)
     printed = dark_ink + np.where(light_ink <= SYMBOL_SHARE_MAX, light_ink, 0.0)
     return colour, printed
-
-
-def _under_glare(patches: np.ndarray, middle: np.ndarray, colour: np.ndarray) -> np.ndarray:
-    """``colour`` (..., 3), with cells under a highlight that covers them (see
-    GLARE_CELL) taken from the darkest pixels of their rim instead."""
-    white = patches.min(axis=-1) >= GLARE_WHITE
-    glared = white.mean(axis=-1) >= GLARE_CELL
-    if not glared.any():
-        return colour
-    rim = patches[..., ~middle, :]
-    k = max(1, int(RIM_SHARE * rim.shape[-2]))
-    darkest = np.argpartition(rim.sum(axis=-1), k - 1, axis=-1)[..., :k]
-    body = np.take_along_axis(rim, darkest[..., None], axis=-2).mean(axis=-2)
-    return np.asarray(np.where(glared[..., None], body, colour))
 
 
 def _edge_bands(far: np.ndarray) -> np.ndarray | None:

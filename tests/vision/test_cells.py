@@ -102,33 +102,3 @@ def test_a_band_along_a_side_is_not_print_but_a_symbol_is(side):
     assert printed[0, 0] < 0.06  # classify.PRINT_MIN: no print at all
     assert printed[0, 1] > 0.15  # classify.PRINT_FULL: clear print
     assert printed[0, 2] == 0.0
-
-
-def test_a_highlight_covering_a_cell_reads_the_body_colour_at_its_rim():
-    # A purple tile under a lamp's highlight centred on it: the middle is
-    # clipped white, the body shows only where the highlight fades. Beside
-    # it, a plain purple tile and a bright white board with no highlight.
-    from vision.cells import cell_features
-
-    px = 60
-    purple = np.array([140.0, 50.0, 110.0])  # BGR
-    img = np.zeros((px, 3 * px, 3))
-    img[:, : 2 * px] = purple
-    img[:, 2 * px :] = 246.0  # a white board, bright but not clipped
-    yy, xx = np.mgrid[0:px, 0:px]
-    blob = np.exp(-((xx - px / 2) ** 2 + (yy - px / 2) ** 2) / (2 * (0.2 * px) ** 2))
-    img[:, :px] += 300.0 * blob[..., None]
-    img = np.clip(img, 0, 255).round().astype(np.uint8)
-    linear, _ = cell_features(img, 1, 3, inset=0.15)
-    seen = cell_bgr(img, 1, 3, inset=0.15)[0, 0]  # the plain robust colour
-    glared, plain, white = linear[0]
-    from vision.colour import srgb_to_linear
-
-    true = srgb_to_linear(purple[::-1] / 255.0)
-    # The robust colour of the patch is nearly white; the rim's is purple:
-    # green well below red and blue, and far nearer the body than the middle.
-    assert seen.min() > 150  # the plain estimate: pale pink, far from purple
-    assert glared[1] < 0.5 * min(glared[0], glared[2])
-    assert np.abs(glared - true).max() < 0.5 * np.abs(srgb_to_linear(seen[::-1] / 255) - true).max()
-    assert np.allclose(plain, true, atol=1e-3)
-    assert np.allclose(white, srgb_to_linear(np.full(3, 246.0 / 255)), atol=1e-3)
