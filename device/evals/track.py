@@ -232,10 +232,18 @@ def _players_fix(
     if truth is not None and not truth.legal:
         return
     for alert in reversed(table.alerts()):
-        if alert["kind"] == "illegal" and alert["can_overrule"]:
+        if alert["kind"] != "illegal":
+            continue
+        if alert["can_overrule"]:
             table.resolve_alert(alert["id"], "overrule", source="replay")
-            result.fixes += 1
-            return
+        elif truth is not None:
+            # a rule the phone cannot overrule (a LITS refusal): they enter
+            # the placement really made by hand, which settles the alert
+            _enter_by_hand(table, game, truth)
+        else:
+            continue
+        result.fixes += 1
+        return
 
 
 def _hand_left(hands: list[tuple[float, bool]], after: float) -> float | None:
