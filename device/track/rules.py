@@ -255,13 +255,13 @@ class BitsReferee(_Referee):
             return []
         board = Board.from_rows(list(before))
         out: list[tuple[Rows, float]] = []
-        seen: list[Rows] = []
+        seen: set[tuple[str, ...]] = set()
         for codes in dict.fromkeys([tile, "NN"]):  # the neutral tile, where the rules allow it
             cost = 0.0 if codes == tile else NEUTRAL_COST
             for drop in legal_drops(board, Tile(codes)):
                 rows = list(board.after(drop).rows())
-                if rows not in seen and self.judge(rows).legal:
-                    seen.append(rows)
+                if tuple(rows) not in seen and self.judge(rows).legal:
+                    seen.add(tuple(rows))
                     out.append((rows, cost))
         return out
 

@@ -266,9 +266,8 @@ class BoardTracker:
         :data:`UNCHANGED_COST` more). A legal placement is taken when it is
         clearly better than nothing, clearly better than any other legal
         one, and the free reading does not beat it by :data:`FREE_LEAD`:
-        one misread cell does not make a refusal. "Nothing" is taken when
-        neither a placement nor the free reading is clearly better. Else
-        None: the reading is judged as it is (a refusal, two tiles, a
+        one misread cell does not make a refusal. Otherwise None: the
+        reading is judged as it is (nothing new, a refusal, two tiles, a
         question)."""
         if changed is None or self.stale or self.pending is not None or self._unsure:
             return None

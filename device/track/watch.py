@@ -344,7 +344,7 @@ class BoardWatch:
                 self._alt_turn = None  # the way up chosen is clearly right
         turned: list[Event] = []
         if self.game == "bits" and not self._open_turn:
-            turn = self._game_turn(obs, t)
+            turn = self._game_turn(obs)
             if turn:
                 obs = obs.rotated(turn)
                 self._turn_to(turn)
@@ -463,13 +463,14 @@ class BoardWatch:
             out += ((near < tol) & (unlike_before > tol)).any(axis=-1)
         return out
 
-    def _game_turn(self, obs: Observation, t: float) -> int:
+    def _game_turn(self, obs: Observation) -> int:
         """The quarter turns that make what lies on the ramp match the game's
         board, when the players put the game right (a correction from a
         phone) and it matches only turned: the way up was wrong. 0 when it
         matches as it is, or no turn matches clearly better."""
-        self.tracker.sync(t)
-        known = self.tracker.known
+        # The game's board as it stands (not the tracker's copy: syncing
+        # here would swallow the tracker's own "rebased" event).
+        known = self.tracker.referee.accepted()
         if known is None:
             return 0
         held = np.array([[ch != "." for ch in row] for row in known], bool)

@@ -42,12 +42,12 @@ def test_a_corrected_board_that_matches_only_turned_turns_the_ramp(table):
         np.rot90(np.array([list(r) for r in lying]) != ".", 3)
         == (np.array([list(r) for r in standing]) != ".")
     ).all()
-    assert watch._game_turn(observe(lying), 0.0) == 3
+    assert watch._game_turn(observe(lying)) == 3
     # seen as the game has it: nothing to turn
-    assert watch._game_turn(observe(standing), 0.0) == 0
+    assert watch._game_turn(observe(standing)) == 0
 
 
 def test_an_empty_ramp_never_turns(table):
     watch = watch_of(table)
     lying = [*EMPTY6[:5], "RR...."]
-    assert watch._game_turn(observe(lying), 0.0) == 0
+    assert watch._game_turn(observe(lying)) == 0
