@@ -43,6 +43,9 @@ MEMORY = 200
 # The scatter of a learnt colour never shrinks below this share of the
 # palette's default spread (noise the next frame will have anyway).
 SPREAD_FLOOR = 1.0
+# CIELAB lightness a body colour can have: a cell read brighter than white
+# is a highlight or a clipped channel, never what the tile looks like.
+MAX_LIGHTNESS = 100.0
 # Camera controls a profile records (picamera2 names), when the source reports them.
 CAMERA_CONTROLS = ("ExposureTime", "AnalogueGain", "ColourGains", "AwbEnable", "AeEnable")
 
@@ -78,6 +81,12 @@ class Profile:
     game: str | None = None
     created: str = ""
     source: str = ""
+    # The colours as play began (set by the first learning after calibration,
+    # not stored; a colour still nominal then is anchored where it is first
+    # seen): play may move a colour at most the palette's ``drift`` from
+    # there. Small steps that each pass the distance check would otherwise
+    # walk a colour anywhere (glare read as yellow, then yellow as glare).
+    anchor: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def start(cls, palette: Palette, rows: int, cols: int, **kw: Any) -> Profile:
@@ -102,11 +111,17 @@ class Profile:
         ``lab`` is the cell's colour as ``Reading.lab`` gives it. Unless
         ``trusted`` (a person confirmed it), a sample farther than the
         palette's ``max_distance`` from what this code looks like so far is
-        ignored (a hand, a shadow, a misplaced tile). Returns how many
-        samples were used.
+        ignored (a hand, a shadow, a misplaced tile). A sample brighter than
+        white is ignored always (a highlight), and once play has begun (the
+        profile has learnt something) no sample may take a colour farther
+        than the palette's ``drift`` from where it was then: a person
+        confirms the code of a cell, not that the camera saw it well.
+        Returns how many samples were used.
         """
         pal = self.palette
         th = pal.thresholds
+        if self.samples.any() and self.anchor is None:
+            self.anchor = np.where((self.samples > 0)[:, None], pal.lab, np.nan)
         lab = pal.lab.copy()
         spread = pal.spread.copy()
         used = 0
@@ -115,7 +130,7 @@ class Profile:
             if not ks:
                 continue
             x = np.asarray(value, dtype=np.float64).reshape(3)
-            if not np.all(np.isfinite(x)):
+            if not np.all(np.isfinite(x)) or not 0.0 <= x[0] <= MAX_LIGHTNESS:
                 continue
             current = pal.with_lab(lab, spread)
             d = scores(x[None, :], current)[0, ks]
@@ -124,7 +139,16 @@ class Profile:
                 continue
             n = min(float(self.samples[k]), MEMORY - 1)
             delta = x - lab[k]
-            lab[k] += delta / (n + 1)
+            moved = lab[k] + delta / (n + 1)
+            if self.anchor is not None:
+                if np.isnan(self.anchor[k, 0]):
+                    # first seen in play: the nominal colour gives way (a
+                    # board read darker than nominal reads its tiles darker
+                    # too), and the colour is held near what was seen
+                    self.anchor[k] = moved
+                elif _delta_e(moved, self.anchor[k], th) > th.drift:
+                    continue
+            lab[k] = moved
             self.samples[k] += 1
             used += 1
             if n == 0:  # the first sample replaces the nominal; its scatter is unknown
@@ -309,3 +333,9 @@ def _value(v: Any) -> str:
     if isinstance(v, list | tuple):
         return "[" + ", ".join(_value(x) for x in v) + "]"
     return _str(str(v))
+
+
+def _delta_e(a: np.ndarray, b: np.ndarray, th: Any) -> float:
+    """ΔE between two CIELAB colours with the palette's lightness weight."""
+    d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
+    return float(math.sqrt((th.lightness_weight * d[0]) ** 2 + d[1] ** 2 + d[2] ** 2))

@@ -234,11 +234,16 @@ def _search(
 ) -> np.ndarray:
     """Try "cell i is colour k" for every i, k; the SEARCH_KEEP best-explaining gains.
 
-    Only unclipped cells propose, and every colour may be proposed, not only
-    the greys: under a warm lamp the greys may all be clipped."""
-    obs = np.maximum(cells[~clip.any(axis=1)], _FLOOR)
-    if not len(obs):
-        return g0[None, :]  # every cell clipped: only the start to try
+    Unclipped cells propose, and every colour may be proposed, not only the
+    greys: under a warm lamp the greys may all be clipped. When every cell
+    has a clipped channel (a light board under a warm lamp clips red), the
+    cells with the fewest clipped channels propose anyway: a clipped channel
+    then gives only the highest gain it could have, which the cost judges
+    with that channel taken as a lower bound."""
+    count = clip.sum(axis=1)
+    obs = np.maximum(cells[count == count.min()], _FLOOR)
+    if count.min() == 3:
+        return g0[None, :]  # every channel of every cell clipped: only the start to try
     hyp = (target[anchor][:, None, :] / obs[None, :, :]).reshape(-1, 3)
     if not anchor.all():
         hyp = np.vstack([hyp, (target[~anchor][:, None, :] / obs[None, :, :]).reshape(-1, 3)])

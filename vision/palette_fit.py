@@ -326,7 +326,11 @@ def fit_palette(
     n_c = int(cluster.max()) + 1
     # Each cluster proposes the light from its unclipped cells (a highlight
     # or a warm lamp clips part of the board; the rest still knows the light).
-    whole = ~clip.any(axis=1)
+    # When every cell has a clipped channel (a light board under a warm lamp
+    # clips red), the least clipped propose: the clipped channel's gain is
+    # then the highest it could be, and the cost takes it as a lower bound.
+    count = clip.sum(axis=1)
+    whole = count == count.min() if count.min() < 3 else ~clip.any(axis=1)
     # Any grey may propose the light's colour, not only those marked neutral:
     # under a warm lamp the board and the grey tiles may all be clipped, and
     # a black tile is still black.

@@ -43,11 +43,13 @@ def test_learning_is_a_running_mean_that_ignores_outliers():
     r = BITS.index("R")
     assert p.learn([("R", [50.0, 60.0, 40.0]), ("R", [52.0, 62.0, 42.0])]) == 2
     assert np.allclose(p.palette.lab[r], [51.0, 61.0, 41.0])
-    # A hand over the cell: far from red, not learnt.
-    assert p.learn([("R", [80.0, 5.0, 10.0])]) == 0
+    # An orange-looking cell 36.6 ΔE from this red (L* weighs half): beyond
+    # max_distance (30), not learnt...
+    assert p.learn([("R", [60.0, 30.0, 60.0])]) == 0
     assert np.allclose(p.palette.lab[r], [51.0, 61.0, 41.0])
-    # ...unless a person vouches for it.
-    assert p.learn([("R", [80.0, 5.0, 10.0])], trusted=True) == 1
+    # ...unless a person vouches for it: the mean of three moves a third.
+    assert p.learn([("R", [60.0, 30.0, 60.0])], trusted=True) == 1
+    assert np.allclose(p.palette.lab[r], [54.0, 50.666, 47.333], atol=0.01)
     # Codes the palette does not know are skipped.
     assert p.learn([("Z", [1.0, 2.0, 3.0])]) == 0
 
@@ -60,6 +62,50 @@ def test_memory_is_bounded_so_it_follows_a_slow_change():
         p.learn([("Y", [80.0, 0.0, 80.0 - 10.0 * (step + 1) / (2 * MEMORY)])])
     # With unbounded memory the mean would lag far behind; bounded, it follows.
     assert p.palette.lab[y][2] < 75.0
+
+
+def test_a_cell_brighter_than_white_teaches_nothing_even_when_confirmed():
+    # A highlight (or a gain gone wrong) makes a cell read L* above 100: no
+    # tile looks like that, whoever confirms the cell's code.
+    p = Profile.start(BITS, 6, 6)
+    y = BITS.index("Y")
+    assert p.learn([("Y", [197.0, 194.0, 197.0])], trusted=True) == 0
+    assert p.learn([("Y", [-3.0, 0.0, 0.0])], trusted=True) == 0
+    assert np.allclose(p.palette.lab[y], BITS.lab[y])
+
+
+def test_play_cannot_walk_a_colour_away_from_where_it_started():
+    # Calibrated red, then a run of samples each within max_distance of the
+    # running mean but all leaning one way (a highlight creeping over the
+    # tile): the mean may move at most the palette's drift (20 ΔE) from the
+    # calibrated colour, however many steps.
+    p = Profile.start(BITS, 6, 6)
+    r = BITS.index("R")
+    p.learn([("R", [44.0, 62.0, 40.0])] * 4, trusted=True)  # calibration
+    start = p.palette.lab[r].copy()
+    for _ in range(400):
+        now = p.palette.lab[r]
+        p.learn([("R", [now[0] + 20.0, now[1] - 20.0, now[2]])])
+    d = p.palette.lab[r] - start
+    moved = float(np.sqrt((0.5 * d[0]) ** 2 + d[1] ** 2 + d[2] ** 2))
+    assert 15.0 < moved <= 20.0 + 1e-9
+    # a confirmed cell cannot push past it either
+    assert p.learn([("R", [90.0, 0.0, 40.0])], trusted=True) == 0
+
+
+def test_a_colour_first_seen_in_play_is_learnt_then_held_near_it():
+    # Calibrated on an empty board: only the board's colour was learnt. The
+    # first red tile in play replaces the nominal red (a board read darker
+    # than nominal reads its tiles darker too); from then on red is held
+    # within the drift (20 ΔE) of that first sight.
+    p = Profile.start(BITS, 6, 6)
+    p.learn([(".", BITS.lab[BITS.index(".")])] * 36, trusted=True)
+    r = BITS.index("R")
+    seen = BITS.lab[r] + np.array([-20.0, -10.0, -10.0])  # darker, 17.3 ΔE away
+    assert p.learn([("R", seen)]) == 1
+    assert np.allclose(p.palette.lab[r], seen)
+    assert p.learn([("R", seen + np.array([0.0, 25.0, 0.0]))], trusted=True) == 1  # moves 12.5
+    assert p.learn([("R", seen + np.array([0.0, 60.0, 0.0]))], trusted=True) == 0  # ends 27.5 away
 
 
 def test_symbol_codes_teach_their_colour():

@@ -77,3 +77,17 @@ def test_every_cell_clipped_keeps_the_start_instead_of_crashing():
     b = balance(cells, BITS, start=start)
     assert b.gains.shape == (3,)
     assert np.allclose(b.gains, start)
+
+
+def test_a_light_board_with_red_clipped_everywhere_is_still_balanced():
+    # An ivory board under a 2800 K lamp, exposed so the red channel of every
+    # cell sits at full scale (as a Pi camera on auto exposure shows it):
+    # green and blue still say what the light is. The balance must find it,
+    # not give up and read every cell "?".
+    lamp = lamp_at(2800) * 1.4
+    cells = cells_of("." * 36, lamp)
+    assert (cells[:, 0] >= 1.0).all() and (cells[:, 1:] < 0.955).all()
+    b = balance(cells, BITS)
+    assert b.match.codes().tolist() == ["."] * 36
+    # green and blue undone; red only as far as the clipped value allows
+    assert np.allclose(b.gains[1:] * lamp[1:], 1.0, rtol=0.03)
