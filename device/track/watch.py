@@ -32,6 +32,7 @@ import numpy as np
 from calibration.palette import load_palette
 from calibration.profile import Profile
 from calibration.wizard import build_profile
+from device.track.exposure import ExposureCheck, re_expose, scale_lab
 from device.track.gate import GateSettings, StillnessGate
 from device.track.observe import (
     choose_turn,
@@ -172,6 +173,26 @@ class BoardWatch:
         # tells the light's changes apart from the board's.
         self._ring = np.ones((rows + 2 * m, cols + 2 * m), bool)
         self._ring[m : m + rows, m : m + cols] = False
+        self._exposure: ExposureCheck | None = None  # open while the profile is a guess
+
+    def learn_reading(
+        self, lab: np.ndarray, known: dict[tuple[int, int], str], trusted: bool = False
+    ) -> int:
+        """The tracker's learner when this watch made the profile from the
+        board alone: the first recorded tiles check the exposure first
+        (:mod:`device.track.exposure`), then the profile learns their colours."""
+        assert self.profile is not None
+        if self._exposure is not None and not trusted:
+            factor = self._exposure.add({cell: (code, lab[cell]) for cell, code in known.items()})
+            if factor is not None:
+                log.info("board %s: exposure off, gains times %.2f", self.board, factor)
+                re_expose(self.profile, factor)
+                if self.gains is not None:
+                    self.gains = self.gains * factor
+                lab = scale_lab(lab, factor)
+            if self._exposure.closed:
+                self._exposure = None
+        return self.profile.learn_reading(lab, known, trusted)
 
     @property
     def board(self) -> str:
@@ -395,7 +416,9 @@ class BoardWatch:
         if self.profile is None:
             self.profile = _learnt_profile(first, accepted, nominal, self.fit.corners)
             self.gains = self.profile.gains.copy()
-            self.tracker.learner = self.profile
+            # learnt from the board alone: the first tiles check the exposure
+            self.tracker.learner = self
+            self._exposure = ExposureCheck(nominal)
             # With colours learnt, look at the orientation once more.
             again = read_board(image, self.fit, self.profile.palette, self.gains)
             turn, decided = choose_turn(_codes(again), accepted, self.game, again.codes, layout)

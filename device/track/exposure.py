@@ -1,0 +1,134 @@
+"""The exposure an empty board could not tell, learnt from the first tiles.
+
+With no calibration, the tracker learns its colours from the first look at
+the board, and at the start of a BITS game that is an empty ramp: one colour,
+whose lightness is not known (a dark print under a bright lamp looks like a
+light print under a dim one). The white balance then takes a guess, and if
+the guess is off, every tile reads too light or too dark: blue passes for
+purple, black for grey, and the referee refuses legal drops.
+
+The first tiles the game records settle it: their colours are known (the
+tile the card showed, judged legal), so the ratio of their nominal
+luminance to the luminance read says how far the exposure is off. Tiles are
+glossy and may catch a highlight, so the ratio is a median over several
+cells, from more than one placement, and only a clear, consistent error is
+corrected. The correction multiplies the white balance gains and carries
+the colours learnt so far (the board's) into the new exposure, so the board
+still reads as the board.
+
+>>> from calibration.palette import load_palette
+>>> bits = load_palette("bits")
+>>> check = ExposureCheck(bits)
+>>> bright = lambda code: scale_lab(bits.lab[bits.index(code)], 2.0)  # read twice too bright
+>>> check.add({(0, 0): ("B", bright("B")), (0, 1): ("B", bright("B"))}) is None
+True
+>>> round(check.add({(1, 0): ("P", bright("P")), (1, 1): ("R", bright("R"))}), 3)
+0.5
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+
+from calibration.profile import Profile
+from vision.colour import lab_to_linear, linear_to_lab
+from vision.palette import Palette
+
+# Tile cells to see, from at least two placements, before judging.
+MIN_CELLS = 4
+MIN_PLACEMENTS = 2
+# After this many tile cells the palette has learnt the tiles themselves:
+# the check closes.
+CLOSE_AFTER = 12
+# Correct only an error of at least this factor in luminance (a quarter of
+# the way to the next colour's lightness; smaller errors the palette's
+# learning follows), and only when the cells agree to within this spread
+# (median absolute deviation of the log ratio).
+MIN_FACTOR = 1.3
+MAX_SPREAD = 0.35
+# No exposure is off by more than this factor either way.
+MAX_FACTOR = 4.0
+# Colours darker than this (L*) say little about exposure: a highlight or
+# the sensor's black level moves them by a large factor.
+MIN_LIGHTNESS = 25.0
+
+_LUMA = np.array([0.2126729, 0.7151522, 0.0721750])  # Y of linear sRGB
+
+
+def luminance(lab: np.ndarray) -> np.ndarray:
+    """CIE Y (0..1) of CIELAB colours (..., 3)."""
+    return np.asarray(lab_to_linear(np.asarray(lab, dtype=np.float64)) @ _LUMA)
+
+
+def scale_lab(lab: np.ndarray, factor: float) -> np.ndarray:
+    """CIELAB colours (..., 3) as they read under ``factor`` times the light.
+
+    >>> scale_lab(np.array([50.0, 0.0, 0.0]), 1.0).round(3).tolist()
+    [50.0, 0.0, 0.0]
+    """
+    lin = lab_to_linear(np.asarray(lab, dtype=np.float64)) * factor
+    return np.asarray(linear_to_lab(lin))
+
+
+class ExposureCheck:
+    """Collects the first recorded tiles' readings; says once whether the
+    exposure is off, and by what factor to multiply the gains."""
+
+    def __init__(self, nominal: Palette) -> None:
+        self.nominal = nominal
+        self.ratios: list[float] = []  # log(nominal Y / read Y), one per tile cell
+        self.placements = 0
+        self.seen = 0
+        self.closed = False
+
+    def add(self, cells: Mapping[tuple[int, int], tuple[str, Sequence[float]]]) -> float | None:
+        """One recorded placement: ``cells`` maps each new cell to (its code,
+        its CIELAB as read). Returns the factor to multiply the gains by
+        (the readings so far are forgotten: they were under the old gains),
+        or None."""
+        if self.closed:
+            return None
+        pal = self.nominal
+        took = False
+        for code, lab in cells.values():
+            ks = pal.entries_for(code)
+            if not ks or pal.board[ks[0]]:
+                continue
+            self.seen += 1
+            want = pal.lab[ks[0]]
+            if want[0] < MIN_LIGHTNESS:
+                continue
+            seen = np.asarray(lab, dtype=np.float64)
+            if not (np.all(np.isfinite(seen)) and 0.0 < seen[0] <= 100.0):
+                continue  # brighter than white: a highlight, not the tile
+            read = float(luminance(seen))
+            self.ratios.append(math.log(float(luminance(want)) / read))
+            took = True
+        self.placements += took
+        if self.seen >= CLOSE_AFTER:
+            self.closed = True
+        if len(self.ratios) < MIN_CELLS or self.placements < MIN_PLACEMENTS:
+            return None
+        r = np.array(self.ratios)
+        middle = float(np.median(r))
+        spread = float(np.median(np.abs(r - middle)))
+        if abs(middle) < math.log(MIN_FACTOR) or spread > MAX_SPREAD:
+            return None
+        self.ratios.clear()
+        self.placements = 0
+        return float(np.clip(math.exp(middle), 1 / MAX_FACTOR, MAX_FACTOR))
+
+
+def re_expose(profile: Profile, factor: float) -> None:
+    """Carry a profile's learnt colours into an exposure ``factor`` times
+    the old one (colours still nominal stay: they never saw the old one)."""
+    learnt = profile.samples > 0
+    lab = profile.palette.lab.copy()
+    lab[learnt] = scale_lab(lab[learnt], factor)
+    profile.palette = profile.palette.with_lab(lab, profile.palette.spread)
+    if profile.anchor is not None:
+        known = ~np.isnan(profile.anchor[:, 0])
+        profile.anchor[known] = scale_lab(profile.anchor[known], factor)

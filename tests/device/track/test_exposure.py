@@ -1,0 +1,94 @@
+"""The first recorded tiles settle the exposure an empty ramp could not."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from calibration.palette import load_palette
+from calibration.profile import Profile
+from device.track.exposure import ExposureCheck, luminance, re_expose, scale_lab
+
+BITS = load_palette("bits")
+
+
+def seen(code: str, factor: float) -> np.ndarray:
+    return scale_lab(BITS.lab[BITS.index(code)], factor)
+
+
+def test_tiles_read_too_dark_say_by_how_much():
+    # Every tile reads at 40% of its nominal luminance: the gains must be
+    # multiplied by 1/0.4 = 2.5, and only once two placements agree.
+    check = ExposureCheck(BITS)
+    assert check.add({(5, 0): ("R", seen("R", 0.4)), (5, 1): ("B", seen("B", 0.4))}) is None
+    factor = check.add({(5, 2): ("Y", seen("Y", 0.4)), (5, 3): ("P", seen("P", 0.4))})
+    assert factor is not None and abs(factor - 2.5) < 1e-6
+
+
+def test_a_small_error_is_left_to_the_palette():
+    check = ExposureCheck(BITS)
+    check.add({(5, 0): ("R", seen("R", 0.9)), (5, 1): ("B", seen("B", 0.9))})
+    assert check.add({(5, 2): ("Y", seen("Y", 0.9)), (5, 3): ("P", seen("P", 0.9))}) is None
+
+
+def test_cells_that_disagree_change_nothing():
+    # A highlight on half the tiles: ratios all over the place, no correction.
+    check = ExposureCheck(BITS)
+    check.add({(5, 0): ("R", seen("R", 0.3)), (5, 1): ("B", seen("B", 1.0))})
+    assert check.add({(5, 2): ("Y", seen("Y", 3.0)), (5, 3): ("P", seen("P", 0.6))}) is None
+
+
+def test_black_grey_board_and_highlights_do_not_count():
+    check = ExposureCheck(BITS)
+    for i in range(3):
+        out = check.add(
+            {
+                (i, 0): ("K", seen("K", 0.3)),  # black: too dark to say anything
+                (i, 1): (".", seen(".", 0.3)),  # the board is what was guessed from
+                (i, 2): ("Y", np.array([120.0, -10.0, 100.0])),  # brighter than white
+            }
+        )
+        assert out is None
+    assert check.ratios == []
+
+
+def test_the_check_closes_once_the_tiles_are_known():
+    check = ExposureCheck(BITS)
+    for i in range(6):
+        check.add({(i, 0): ("R", seen("R", 1.0)), (i, 1): ("R", seen("R", 1.0))})
+    assert check.closed
+    assert check.add({(0, 5): ("B", seen("B", 0.2)), (1, 5): ("B", seen("B", 0.2))}) is None
+
+
+def test_re_exposing_keeps_the_board_the_board_and_leaves_nominal_colours():
+    # The board was learnt at L* 35 under gains 2.5x too high; with the gains
+    # divided by 2.5 it reads 2.5x darker, and the profile says so; red was
+    # never seen and keeps its nominal colour.
+    p = Profile.start(BITS, 6, 6)
+    board = np.array([35.0, 0.0, -4.0])
+    p.learn([(".", board)] * 36, trusted=True)
+    re_expose(p, 1 / 2.5)
+    now = p.palette.lab[BITS.index(".")]
+    assert abs(float(luminance(now)) * 2.5 - float(luminance(board))) < 1e-9
+    assert np.allclose(p.palette.lab[BITS.index("R")], BITS.lab[BITS.index("R")])
+
+
+def test_a_watch_corrects_its_gains_then_learns_the_tiles_as_they_really_look():
+    from types import SimpleNamespace
+
+    from device.track.watch import BoardWatch
+
+    watch = BoardWatch(SimpleNamespace(board="A"), 6, 6, "bits")  # type: ignore[arg-type]
+    watch.profile = Profile.start(BITS, 6, 6)
+    watch.profile.learn([(".", np.array([35.0, 0.0, -4.0]))] * 36, trusted=True)
+    watch.gains = np.array([2.0, 2.0, 2.0])
+    watch._exposure = ExposureCheck(BITS)
+    lab = np.zeros((6, 6, 3))
+    lab[5, 0], lab[5, 1] = seen("R", 0.4), seen("B", 0.4)
+    watch.learn_reading(lab, {(5, 0): "R", (5, 1): "B"})
+    assert np.allclose(watch.gains, 2.0)  # one placement is not enough
+    lab[5, 2], lab[5, 3] = seen("Y", 0.4), seen("P", 0.4)
+    watch.learn_reading(lab, {(5, 2): "Y", (5, 3): "P"})
+    assert np.allclose(watch.gains, 5.0)
+    # the second tile was learnt as it reads under the corrected gains: nominal
+    y = BITS.index("Y")
+    assert np.allclose(watch.profile.palette.lab[y], BITS.lab[y], atol=1e-6)
