@@ -33,10 +33,12 @@ import numpy as np
 
 # Cells needed before the quadratic terms are trusted (else a plane).
 QUADRATIC_CELLS = 16
-# Huber scale for the robust fit, in natural-log units (~12% brightness).
-HUBER = 0.12
-IRLS_STEPS = 4
-TUKEY = 3.0  # biweight cut-off, in Huber scales
+# Biweight cut-offs of the robust fit, in natural-log units, one per
+# reweighting step: wide enough at first for a lamp's falloff, narrow
+# at the end (a material 40% darker than the board is not the board).
+CUTOFFS = (1.2, 0.8, 0.5, 0.36, 0.36)
+# Residuals above the field count this many times over (highlights add).
+BRIGHTER = 1.5
 # Cells whose log-chromaticities differ by less than this are one material.
 CHROMA_LINK = 0.12
 _LUMA = np.array([0.2126729, 0.7151522, 0.0721750])  # Y of linear sRGB
@@ -102,16 +104,27 @@ def estimate_field(linear: np.ndarray) -> np.ndarray:
     level[np.arange(len(cell_i)), group[cell_i] * 3 + chan] = 1.0
     a = np.hstack([level, poly[cell_i]])
     b = np.log(cells[cell_i, chan])
-    w: np.ndarray = np.ones(len(b))
-    coef = np.zeros(a.shape[1])
+    # Start from a flat field (each group at its median level), not from a
+    # plain least-squares fit: a highlight over a corner would tilt that
+    # fit so far that the highlight stops looking like an outlier. Then
+    # Tukey's biweight with a cut-off narrowing step by step (graduated):
+    # a lamp's falloff (a smooth factor of two or so) is kept from the
+    # start, a highlight (far brighter) never gets a say, and other
+    # materials sharing a chromaticity drop out as the fit settles.
+    column = group[cell_i] * 3 + chan
+    start = np.zeros(n_g * 3)
+    for j in np.unique(column):
+        start[j] = np.median(b[column == j])
+    coef = np.concatenate([start, np.zeros(a.shape[1] - n_g * 3)])
     ridge = 1e-9 * np.eye(a.shape[1])  # keeps the normal equations solvable
-    for step in range(IRLS_STEPS):
+    for cut in CUTOFFS:
+        signed = b - a @ coef
+        # A highlight only ever adds light: brighter than the field counts more.
+        resid = np.where(signed > 0, signed * BRIGHTER, -signed)
+        w = np.clip(1 - (resid / cut) ** 2, 0.0, None) ** 2
+        if w.sum() < a.shape[1]:
+            break  # too few cells agree with any field: keep the last one
         aw = a * w[:, None]
         coef = np.linalg.solve(a.T @ aw + ridge, aw.T @ b)
-        resid = np.abs(b - a @ coef)
-        if step < 2:  # Huber first, to get near the answer from anywhere
-            w = np.where(resid <= HUBER, 1.0, HUBER / np.maximum(resid, 1e-12))
-        else:  # then Tukey's biweight, which ignores other materials entirely
-            w = np.clip(1 - (resid / (TUKEY * HUBER)) ** 2, 0.0, None) ** 2
     f = poly @ coef[n_g * 3 :]
     return np.asarray(np.exp(f - f.mean()).reshape(rows, cols))
