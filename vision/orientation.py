@@ -14,6 +14,13 @@ grid as read bring the ramp's bottom to the bottom.
 Which cells are filled comes from the caller when it knows (the colour reader's
 codes), or from the pixels (see :func:`filled_from_pixels`).
 
+Gravity cannot tell the ways up of a tile lying in a corner apart (flat on the
+bottom row, or standing against the side wall). The ramp itself can: its top,
+where a tile is put down before it slides, is a wide stretch of board, while
+the sides carry rails and the bottom a lip close to the grid. :func:`frame_widths`
+measures how far the board reaches beyond each edge of the grid before the
+table shows; :func:`top_edge` names the edge clearly wider than the others.
+
 >>> cells = np.array([list(r) for r in ["....", "....", "..Y.", "RBYK"]]) != "."
 >>> gravity_quarters(cells)
 (0, 0.625)
@@ -26,8 +33,15 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.rectify import grid_to_pixels
+
 # CIELAB distance from the empty board beyond which a cell holds a tile.
 FILLED_DELTA_E = 22.0
+# How far beyond the grid :func:`frame_widths` looks, in cells: past a drop
+# zone of a little over two cells, with room to see the table behind it.
+FRAME_REACH = 3.0
+# Frame and table closer than this (CIELAB) cannot be told apart.
+FRAME_CONTRAST = 8.0
 
 
 def support_score(filled: np.ndarray) -> float:
@@ -103,3 +117,102 @@ def filled_from_pixels(colours: np.ndarray) -> np.ndarray:
     empty = np.median(flat[near[int(np.argmax(near.sum(axis=1)))]], axis=0)
     full: np.ndarray = np.linalg.norm(colours - empty, axis=2) > FILLED_DELTA_E
     return full
+
+
+def frame_widths(
+    image: np.ndarray,
+    homography: np.ndarray,
+    rows: int,
+    cols: int,
+    reach: float = FRAME_REACH,
+    px: int = 8,
+) -> tuple[np.ndarray, np.ndarray]:
+    """How far the board reaches beyond each edge of its grid before the
+    table shows, in cells: ``(widths, measured)``, each ``(4,)``, for the
+    upper, right, lower and left edge of the grid as ``homography`` (image
+    pixels -> grid cells) has it; edge ``k`` is the one
+    ``numpy.rot90(board, k)`` puts on top.
+
+    The table is what lies ``reach`` cells out on the edges seen that far;
+    each edge is followed outwards (the median colour along lines parallel
+    to it, so print on the board does not count) until every line beyond
+    looks more like the table than like the board just outside the grid.
+    ``measured`` is False where the view ends before the table shows (the
+    width is then how far the board was seen: a lower bound), and the width
+    is NaN where the edge is not seen at all or the board there looks like
+    the table. ``image``: BGR uint8."""
+    m = round(reach * px)
+    size = (cols * px + 2 * m, rows * px + 2 * m)
+    warp = grid_to_pixels(px, reach) @ np.asarray(homography, np.float64)
+    board = cv2.warpPerspective(image, warp, size, flags=cv2.INTER_AREA)
+    seen = cv2.warpPerspective(
+        np.full(image.shape[:2], 255, np.uint8),
+        warp,
+        size,
+        flags=cv2.INTER_NEAREST,
+        borderMode=cv2.BORDER_CONSTANT,
+        borderValue=0,
+    )
+    lab = cv2.cvtColor(board.astype(np.float32) / 255, cv2.COLOR_BGR2LAB)
+    lines, extent = [], []
+    for k in range(4):
+        colours, inside = np.rot90(lab, k), np.rot90(seen, k) > 0
+        span = slice(m + px // 2, colours.shape[1] - m - px // 2)  # the edge, not the corners
+        lines.append(np.median(colours[:m, span][::-1], axis=1))  # (m, 3) outwards
+        whole = inside[:m, span][::-1].all(axis=1)
+        extent.append(m if whole.all() else int(np.argmin(whole)))
+    return _widths(np.array(lines), np.array(extent), px)
+
+
+def _widths(
+    lines: np.ndarray, extent: np.ndarray, px: int, near: float = 0.3, run: float = 0.3
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`frame_widths` from each edge's line colours ``(4, m, 3)``
+    (outwards) and how many of them the view covers ``(4,)``."""
+    m = lines.shape[1]
+    widths, measured = np.full(4, np.nan), np.zeros(4, bool)
+    far = [lines[k, -max(1, int(0.4 * px)) :] for k in range(4) if extent[k] == m]
+    if not far:
+        return widths, measured
+    table = np.median(np.concatenate(far), axis=0)
+    start, last_run = int(near * px), round(run * px)
+    for k in range(4):
+        if extent[k] <= start + last_run:
+            continue
+        # the board just outside the grid (past the grid's outer line)
+        frame = np.median(lines[k, max(1, px // 8) : start + 1], axis=0)
+        if np.linalg.norm(frame - table) < FRAME_CONTRAST:
+            continue
+        seen = lines[k, start : extent[k]]
+        tablelike = np.linalg.norm(seen - table, axis=1) < np.linalg.norm(seen - frame, axis=1)
+        board = np.flatnonzero(~tablelike)
+        last = start + (int(board.max()) + 1 if board.size else 0)
+        measured[k] = extent[k] - last >= last_run
+        widths[k] = (last if measured[k] else extent[k]) / px
+    return widths, measured
+
+
+def top_edge(widths: np.ndarray, measured: np.ndarray, lead: float = 0.5) -> tuple[int, float]:
+    """The edge (0-3, as :func:`frame_widths` numbers them) whose frame is
+    wider than every other edge's by ``lead`` cells (the ramp's top, where
+    tiles are put in), and how sure that is: 1.0 when every other edge was
+    measured, 0.5 when the view cut one off before the table showed (it
+    may be wider than it was seen), 0.0 when no edge leads (then the edge
+    returned means nothing).
+
+    >>> top_edge(np.array([1.0, 0.8, 1.1, 2.3]), np.ones(4, bool))
+    (3, 1.0)
+    >>> top_edge(np.array([1.0, 0.8, 0.9, 2.3]), np.array([True, True, False, True]))
+    (3, 0.5)
+    >>> top_edge(np.array([1.0, 0.8, 1.1, 1.3]), np.ones(4, bool))[1]
+    0.0
+    """
+    if np.isnan(widths).all():
+        return 0, 0.0
+    best = int(np.nanargmax(widths))
+    others = [k for k in range(4) if k != best]
+    if any(np.isnan(widths[k]) for k in others):
+        return best, 0.0  # an edge not seen at all, or like the table
+    if widths[best] - max(widths[k] for k in others) < lead:
+        return best, 0.0
+    return best, 1.0 if all(measured[k] for k in others) else 0.5

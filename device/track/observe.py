@@ -40,9 +40,8 @@ from vision.rectify import rectify
 # Pixels per cell of the rectified board the reader sees.
 CELL_PX = 24
 MAX_BOARDS = 4
-# A found board is painted out this much beyond its outline before searching again.
-# How far the best way up must lead the next (gravity counts 4 per unit of
-# support, the slide's track up to 1 per column) to be taken.
+# Turns whose tiles rest within this of the chosen one's (gravity counts 4
+# per unit of support) stay in question for the next tiles.
 SLIDE_LEAD = 0.9
 # What the picture's own upright is worth when choosing the way up (same
 # units): a level camera is the rule, a camera turned a quarter the exception.
@@ -50,7 +49,14 @@ UPRIGHT_PRIOR = 1.5
 # What the tile's colour seen on one side of it only is worth (more than the
 # prior: the way in, seen, beats the habit).
 TRACK_WEIGHT = 2.0
+# What the ramp's frame, clearly widest on one edge (the drop zone at the
+# top: :func:`vision.orientation.top_edge`), is worth: more than the prior
+# and the track together, far less than one tile hanging in the air.
+FRAME_WEIGHT = 4.0
+# A found board is painted out this much beyond its outline before searching again.
 PAINT_MARGIN = 0.08
+# The first tiles that may still show the way up chosen was wrong.
+OPEN_TILES = 3
 
 
 def turned(corners: np.ndarray, quarter_turns: int) -> np.ndarray:
@@ -171,11 +177,13 @@ def slide_turn(
     new: np.ndarray,
     track: np.ndarray,
     margin: int,
+    top: tuple[int, float] = (0, 0.0),
 ) -> tuple[int, list[int]]:
     """BITS: the quarter turns that make the new tiles rest on the bottom
     edge or on tiles *and* put the way they came in above them, and the
-    other turns that fit about as well (a tile in a corner rests as well
-    one way as another), best first.
+    other turns gravity alone cannot rule out (a tile in a corner rests as
+    well flat on the bottom row as standing against a side wall), best
+    first.
 
     ``filled`` (rows, cols) bool: the cells the game holds a tile on (in
     the picture's frame; a misread of some other cell must not tip the
@@ -183,12 +191,27 @@ def slide_turn(
     2*margin, cols + 2*margin): in how many moving frames each cell (and
     the ring) showed the new tile's colour. A tile is held over the ramp's
     top and slides down its column: the right way up, its colour was seen
-    above it, never below. Without such a sign, the picture's own upright
-    wins (cameras are mounted roughly level: :data:`UPRIGHT_PRIOR`)."""
-    scores = []
+    above it, never below. ``top``: the edge of the picture's frame the
+    ramp's frame says is the top, and how sure that is (0-1, see
+    :func:`vision.orientation.top_edge`). Without any such sign, the
+    picture's own upright wins (cameras are mounted roughly level:
+    :data:`UPRIGHT_PRIOR`).
+
+    A tile standing in the picture's upper-right corner lies flat on the
+    bottom row turned 3 times, stands against the left wall turned twice:
+
+    >>> corner = np.zeros((6, 6), bool)
+    >>> corner[0:2, 5] = True
+    >>> slide_turn(np.zeros((6, 6), bool), corner, np.zeros((8, 8)), 1)
+    (3, [2])
+    >>> slide_turn(np.zeros((6, 6), bool), corner, np.zeros((8, 8)), 1, top=(2, 1.0))
+    (2, [3])
+    """
+    gravity, scores = [], []
     for k in range(4):
         n, tr = np.rot90(new, k), np.rot90(track, k)
-        score = 4.0 * support_score(np.rot90(filled, k) | n)
+        gravity.append(4.0 * support_score(np.rot90(filled, k) | n))
+        score = gravity[-1] + FRAME_WEIGHT * top[1] * (k == top[0] % 4)
         above = below = 0.0
         for col in np.flatnonzero(n.any(axis=0)):
             rows = np.flatnonzero(n[:, col])
@@ -197,15 +220,22 @@ def slide_turn(
         if above + below > 0:
             score += TRACK_WEIGHT * (above - below) / (above + below)
         scores.append(score)
-    # The prior picks among turns the evidence cannot tell apart; those stay
-    # the runners-up (the next tiles may show one of them was right).
-    lead = max(scores)
     order = sorted(range(4), key=lambda k: (-scores[k] - UPRIGHT_PRIOR * (k == 0), min(k, 4 - k)))
-    return order[0], [k for k in order[1:] if scores[k] > lead - SLIDE_LEAD]
+    # The runners-up are the turns where the tiles rest about as well: the
+    # other signs may have been misleading (a dark tile on a dark ramp, its
+    # track lost in the arm's shadow), the next tiles' rest will tell.
+    lead = gravity[order[0]]
+    return order[0], [k for k in order[1:] if gravity[k] > lead - SLIDE_LEAD]
 
 
-def wrong_way(filled: np.ndarray, turn: int) -> float:
+def wrong_way(filled: np.ndarray, turn: int, held: Sequence[str] = ()) -> float:
     """How much better the tiles ``filled`` (rows, cols) bool rest when the
     board is turned ``turn`` more quarter turns (support score difference;
-    above 1, the board is the wrong way up)."""
+    above 1, the board is the wrong way up). ``held``: the game's board
+    (text rows); once it holds more than :data:`OPEN_TILES` tiles the
+    question is closed (minus infinity): a fuller board rests about as well
+    any way round, and a few misread cells (or a ramp emptied for a new
+    round) must not turn it."""
+    if sum(ch != "." for row in held for ch in row) > 2 * OPEN_TILES:
+        return float("-inf")
     return support_score(np.rot90(filled, turn)) - support_score(filled)

@@ -56,6 +56,7 @@ from vision.motion import (
     structure,
     structure_similarity,
 )
+from vision.orientation import frame_widths, top_edge
 from vision.palette import Palette
 from vision.reader import Reading
 
@@ -358,7 +359,7 @@ class BoardWatch:
             obs, patch = self._settle_turn(obs, image, patch)
         elif self._alt_turn is not None:
             filled = (obs.codes != ".") | ~obs.sure
-            doubt = wrong_way(filled, self._alt_turn)
+            doubt = wrong_way(filled, self._alt_turn, self.tracker.referee.accepted() or ())
             if doubt >= 1.0:
                 return self._turn_around(t)
             if doubt <= -1.0:
@@ -434,9 +435,9 @@ class BoardWatch:
         self, obs: Observation, image: np.ndarray, patch: np.ndarray
     ) -> tuple[Observation, np.ndarray]:
         """The first tiles on an empty ramp decide which way is up (their
-        rest and the track they slid down; a tie keeps the picture's
-        upright); the observation, the changed cells and the patch turn with
-        the grid."""
+        rest, the track they slid down, the ramp's wide top; a tie keeps
+        the picture's upright); the observation, the changed cells and the
+        patch turn with the grid."""
         if self._changed is None:
             return obs, patch  # a first look says nothing about how tiles came in
         new = ((obs.codes != ".") | ~obs.sure) & self._changed
@@ -449,7 +450,9 @@ class BoardWatch:
             filled = np.zeros_like(new)  # an empty ramp: whatever else reads as a tile is not
         else:
             filled = (obs.codes != ".") & ~self._changed
-        turn, others = slide_turn(filled, new, track, self.settings.margin)
+        assert self.fit is not None
+        top = top_edge(*frame_widths(image, self.fit.homography, self.rows, self.cols))
+        turn, others = slide_turn(filled, new, track, self.settings.margin, top)
         self._motion.clear()
         self._open_turn = False
         # Keep the runner-up in mind: the next tiles may show it was right.

@@ -8,7 +8,13 @@ from device.sim.conditions import Conditions
 from device.sim.renderer import Renderer
 from device.sim.scene import Scene
 from vision.locate import locate_grid
-from vision.orientation import bits_orientation, gravity_quarters, support_score
+from vision.orientation import (
+    bits_orientation,
+    frame_widths,
+    gravity_quarters,
+    support_score,
+    top_edge,
+)
 from vision.rectify import rectify
 
 PILE = ["......", "......", "......", "..Y...", "R.YB..", "RKBBPP"]
@@ -52,3 +58,72 @@ def test_orientation_of_a_rendered_ramp_from_its_pixels(roll):
     truth = np.array(shot.truth["corners"])
     turned = np.roll(fit.corners, quarters, axis=0)
     assert np.max(np.linalg.norm(turned - truth, axis=1)) < 0.03 * fit.side_px()
+
+
+@pytest.mark.parametrize(
+    ("art", "roll"), [("classic", 0), ("classic", -90), ("ivory", 180), ("slate", 90)]
+)
+def test_the_ramp_frame_is_widest_at_its_top(art, roll):
+    # An empty ramp: no tile says which way is up, the frame does. Its top
+    # (where a tile is put down before it slides) reaches about two cells
+    # beyond the grid; the rails and the lip, under one.
+    board = BoardSpec.bits()
+    renderer = Renderer(board, Conditions(art=art, roll_deg=roll, tilt_deg=12, seed=7), (640, 480))
+    shot = renderer.render(Scene.from_text(board, "\n".join(["......"] * 6)))
+    fit = locate_grid(shot.image, 6, 6)
+    assert fit is not None
+    widths, measured = frame_widths(shot.image, fit.homography, 6, 6)
+    edge, sure = top_edge(widths, measured)
+    assert sure > 0
+    # turning the located corners by that edge puts the ramp's true
+    # upper-left corner first (numpy.rot90 order: the new upper-left is
+    # the old upper-right for one turn)
+    truth = np.array(shot.truth["corners"])
+    turned = np.roll(fit.corners, -edge, axis=0)
+    assert np.max(np.linalg.norm(turned - truth, axis=1)) < 0.03 * fit.side_px()
+    assert 1.5 < widths[edge] < 3.0
+    assert np.all(np.delete(widths, edge) < 1.5)
+
+
+def _framed(reach: tuple[float, float, float, float], frame, table, size=300, cell=20):
+    """A flat picture of a 6x6 grid (cells 20 px, centred) with a frame
+    reaching ``reach`` cells beyond its upper, right, lower and left edge,
+    on a table; and its homography (image pixels -> grid cells)."""
+    image = np.full((size, size, 3), table, np.uint8)
+    x0 = (size - 6 * cell) // 2
+    top, right, bottom, left = reach
+    image[
+        round(x0 - top * cell) : round(x0 + (6 + bottom) * cell),
+        round(x0 - left * cell) : round(x0 + (6 + right) * cell),
+    ] = frame
+    image[x0 : x0 + 6 * cell, x0 : x0 + 6 * cell] = (60, 60, 60)  # the grid
+    homography = np.array([[1 / cell, 0, -x0 / cell], [0, 1 / cell, -x0 / cell], [0, 0, 1.0]])
+    return image, homography
+
+
+def test_the_frame_widths_of_a_drawn_ramp():
+    image, homography = _framed((0.9, 0.9, 0.7, 2.4), (40, 40, 40), (60, 120, 170))
+    widths, measured = frame_widths(image, homography, 6, 6)
+    assert measured.all()
+    np.testing.assert_allclose(widths, [0.9, 0.9, 0.7, 2.4], atol=0.13)
+    assert top_edge(widths, measured) == (3, 1.0)
+
+
+def test_a_frame_like_the_table_says_nothing():
+    image, homography = _framed((2.4, 0.9, 0.7, 0.9), (60, 120, 170), (62, 118, 172))
+    widths, measured = frame_widths(image, homography, 6, 6)
+    assert np.isnan(widths).all()
+    assert top_edge(widths, measured)[1] == 0.0
+
+
+def test_a_frame_cut_off_by_the_view():
+    # The picture ends 1.1 cells below the grid, hardly past the lip (1.0):
+    # the lower edge's frame might be the wide one, so the top is less sure.
+    image, homography = _framed((2.4, 0.9, 1.0, 0.9), (40, 40, 40), (60, 120, 170))
+    widths, measured = frame_widths(image[:232], homography, 6, 6)
+    assert measured.tolist() == [True, True, False, True]
+    assert widths[2] == pytest.approx(1.1, abs=0.13)  # as far as it was seen
+    assert top_edge(widths, measured) == (0, 0.5)
+    # cut off right at the lip: the lower edge is not seen well enough to count
+    widths, measured = frame_widths(image[:215], homography, 6, 6)
+    assert top_edge(widths, measured)[1] == 0.0
