@@ -37,6 +37,7 @@ from vision.classify import (
 )
 from vision.colour import linear_to_lab
 from vision.constancy import START_SPREADS, balance
+from vision.glare import Highlight, find_highlight, remove_highlight
 from vision.lines import line_evidence
 from vision.palette import Palette
 from vision.palette_fit import fit_palette
@@ -57,7 +58,8 @@ class Reading:
     palette the cells were matched against (fitted, for a single photo);
     ``scores`` (rows, cols, K) every entry's ΔE-equivalent distance;
     ``field`` (rows, cols) the brightness across the board that was divided
-    out (ones when shading was off).
+    out (ones when shading was off); ``highlight`` the lamp's highlight
+    that was taken off first (None: none).
     """
 
     codes: np.ndarray
@@ -70,6 +72,7 @@ class Reading:
     palette: Palette
     scores: np.ndarray
     field: np.ndarray
+    highlight: Highlight | None = None
 
     @property
     def rows(self) -> list[str]:
@@ -95,6 +98,7 @@ def read_cells(
     shading: bool = True,
     field: np.ndarray | None = None,
     inset: float = 0.15,
+    highlight: Highlight | None = None,
 ) -> Reading:
     """Read a rectified board (BGR uint8, borders = the grid's outer edges).
 
@@ -105,7 +109,14 @@ def read_cells(
     ``shading``: correct uneven brightness across the board first;
     ``field``: the brightness field to use instead of measuring it again (the
     last still frame's ``Reading.field``: the lamps have not moved).
+    ``highlight``: the lamp's highlight to take off first (found once, when
+    the view or the light changed: :func:`vision.glare.find_highlight`). A
+    single photo (``fit``) looks for one itself, unless the board prints a
+    symbol in every cell (LITS): that print hides a highlight's slopes.
     """
+    if highlight is None and fit and not any(palette.symbols):
+        highlight = find_highlight(rectified_bgr, rows, cols)
+    rectified_bgr = remove_highlight(rectified_bgr, highlight, rows, cols)
     linear, printed = cell_features(rectified_bgr, rows, cols, inset)
     symbols = None
     if any(palette.symbols):
@@ -170,6 +181,7 @@ def read_cells(
         used_palette,
         m.scores,
         np.asarray(field, dtype=np.float64),
+        highlight,
     )
 
 

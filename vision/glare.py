@@ -1,0 +1,248 @@
+"""A lamp's highlight on the board: found from how it shades across cells, taken off.
+
+Glossy tiles and laminated print reflect the lamp itself: a bright, soft
+spot added on top of whatever lies there, in every channel, strongest at
+its centre and fading outwards. Inside one cell a highlight cannot be told
+from a lighter tile (both are "brighter than expected"), and cells read
+under it come out paler: red turns pink, black turns grey, and a board
+fitted to those colours goes wrong everywhere.
+
+But every cell is one flat colour, so whatever varies *inside* a cell is
+the highlight (or the print on it). A highlight's shape is smooth and
+centred somewhere: fitting one round spot (a centre, a width, an amplitude
+per channel) to the within-cell variation of every cell at once finds it
+from its slopes across many cells; the fitted spot is then subtracted from
+the whole board, including the part of it that lies evenly over a cell,
+which no per-cell statistic could remove.
+
+A spot is only taken off when it explains a clear share of the variation
+inside cells, adds light in every channel, and is bright enough to matter:
+a board without a highlight is left exactly as it was.
+
+>>> board = np.full((120, 120, 3), 40.0)                      # a dark 3x3 board, 40 px cells
+>>> y, x = np.mgrid[0:120, 0:120]
+>>> spot = 120 * np.exp(-((x - 95) ** 2 + (y - 20) ** 2) / (2 * 30.0**2))
+>>> shiny = np.clip(board + spot[..., None], 0, 255).astype(np.uint8)
+>>> h = find_highlight(shiny, 3, 3)
+>>> h is not None and abs(h.x - 95 / 40) < 0.3 and abs(h.y - 20 / 40) < 0.3
+True
+>>> clean = remove_highlight(shiny, h, 3, 3)
+>>> int(np.abs(clean.astype(int) - 40).max()) < 15
+True
+>>> find_highlight(board.astype(np.uint8), 3, 3) is None
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+# Samples per cell side used for the search (a coarse lattice is enough to
+# see a smooth spot's slope, and keeps the search to milliseconds).
+SAMPLES = 6
+# Print sits within this distance of a cell's centre (as vision.cells).
+MIDDLE = 0.26
+# Where the spot's centre may be, in cells from the board's edge (a lamp
+# just off the board still shines on its edge), on a half-cell lattice,
+# then refined. Farther out, a wide spot is only a slope across the board,
+# which a lamp's falloff makes too (the shading field's business).
+MARGIN = 0.5
+STEP = 0.5
+# Spot radii tried (Gaussian sigma, in cells): from a sharp glint on one
+# tile to a sheen over half the board.
+SIGMAS = (0.35, 0.5, 0.7, 1.0, 1.4, 2.0, 2.8)
+# Taken off only when the spot explains at least this share of the
+# variation inside cells and its peak adds at least MIN_PEAK levels (of
+# 255) in every channel.
+MIN_SHARE = 0.3
+MIN_PEAK = 12.0
+MAX_PEAK = 300.0
+# Samples this bright in any channel are clipped: what they say of the
+# spot is a lower bound, so they stay out of the fit.
+CLIPPED = 250
+
+
+@dataclass(frozen=True)
+class Highlight:
+    """A round spot centred at ``x``, ``y`` (in cells, x along columns from
+    the board's left edge): a sum of Gaussians, ``sigmas`` (in cells) with
+    ``peaks`` (n, 3) levels each adds at the centre per BGR channel (a
+    sharp glint on a broad sheen); ``share`` of the variation inside cells
+    it explains."""
+
+    x: float
+    y: float
+    sigmas: tuple[float, ...]
+    peaks: np.ndarray
+    share: float
+
+    def at(self, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
+        """Levels added at positions (in cells): shape of ``ys`` + (3,)."""
+        d2 = (np.asarray(ys) - self.y) ** 2 + (np.asarray(xs) - self.x) ** 2
+        out = np.zeros((*np.shape(d2), 3))
+        for sigma, peak in zip(self.sigmas, self.peaks, strict=True):
+            out += np.exp(-d2 / (2 * sigma**2))[..., None] * peak
+        return out
+
+
+@cache
+def _lattice(rows: int, cols: int, samples: int) -> tuple[np.ndarray, np.ndarray]:
+    """Sample positions in cells (y, x), each (rows, cols, M), on a ring in
+    each cell: inside its inner 70% (edges and grid lines stay out) but
+    outside the middle, where a tile's symbol or a LITS X / O is printed."""
+    frac = 0.15 + (np.arange(samples) + 0.5) / samples * 0.7
+    fy, fx = np.meshgrid(frac, frac, indexing="ij")
+    ring = np.maximum(np.abs(fy - 0.5), np.abs(fx - 0.5)) >= MIDDLE
+    fy, fx = fy[ring], fx[ring]
+    ys = np.arange(rows)[:, None, None] + fy[None, None, :]
+    xs = np.arange(cols)[None, :, None] + fx[None, None, :]
+    return (
+        np.broadcast_to(ys, (rows, cols, len(fy))).copy(),
+        np.broadcast_to(xs, (rows, cols, len(fx))).copy(),
+    )
+
+
+def _samples(board: np.ndarray, rows: int, cols: int, samples: int) -> np.ndarray:
+    """BGR values at the lattice: (rows, cols, samples**2, 3) float64."""
+    h, w = board.shape[:2]
+    ys, xs = _lattice(rows, cols, samples)
+    py = np.minimum((ys * h / rows).astype(np.intp), h - 1)
+    px = np.minimum((xs * w / cols).astype(np.intp), w - 1)
+    return np.asarray(board[py, px], dtype=np.float64)
+
+
+def _fit(
+    values: np.ndarray,
+    usable: np.ndarray,
+    ys: np.ndarray,
+    xs: np.ndarray,
+    centres: np.ndarray,
+    sigmas: np.ndarray,
+) -> tuple[int, np.ndarray, np.ndarray]:
+    """Every (centre, sigma) hypothesis against the within-cell variation.
+
+    ``values`` (C, S, 3) per-cell samples, ``usable`` (C, S) weights (0 for
+    clipped), ``ys``/``xs`` (C, S) positions; ``centres`` (H, 2) (y, x),
+    ``sigmas`` (H,). Returns the best hypothesis, its amplitude (3,) and
+    the explained sum of squares of every hypothesis (H,)."""
+    d2 = (ys[None] - centres[:, 0, None, None]) ** 2 + (xs[None] - centres[:, 1, None, None]) ** 2
+    phi = np.exp(-d2 / (2 * sigmas[:, None, None] ** 2))  # (H, C, S)
+    w = usable[None]
+    n = np.maximum(usable.sum(axis=1), 1.0)[None, :, None]
+    phi_c = (phi - (phi * w).sum(axis=2, keepdims=True) / n) * w
+    v_mean = (values * usable[..., None]).sum(axis=1, keepdims=True) / n[0, :, :, None]
+    v_c = (values - v_mean) * usable[..., None]  # (C, S, 3)
+    num = np.einsum("hcs,csk->hk", phi_c, v_c)  # (H, 3)
+    den = np.maximum((phi_c**2).sum(axis=(1, 2)), 1e-12)  # (H,)
+    amp = num / den[:, None]
+    # Only light added in every channel counts as a highlight.
+    explained = np.where((amp > 0).all(axis=1), (num**2 / den[:, None]).sum(axis=1), 0.0)
+    best = int(np.argmax(explained))
+    return best, amp[best], explained
+
+
+def find_highlight(board: np.ndarray, rows: int, cols: int) -> Highlight | None:
+    """The lamp's highlight on a rectified board (BGR uint8), or None."""
+    values = _samples(board, rows, cols, SAMPLES).reshape(rows * cols, -1, 3)
+    ys, xs = (a.reshape(rows * cols, -1) for a in _lattice(rows, cols, SAMPLES))
+    usable: np.ndarray = np.asarray((values < CLIPPED).all(axis=2), dtype=np.float64)
+    total = float((_centred(values, usable) ** 2).sum())
+    if total <= 0:
+        return None
+
+    cy = np.arange(-MARGIN, rows + MARGIN + 1e-9, STEP)
+    cx = np.arange(-MARGIN, cols + MARGIN + 1e-9, STEP)
+    grid = np.array([(y, x) for y in cy for x in cx])
+    sig = np.asarray(SIGMAS)
+    centres = np.repeat(grid, len(sig), axis=0)
+    sigmas = np.tile(sig, len(grid))
+    best, _, _ = _fit(values, usable, ys, xs, centres, sigmas)
+    # refine around the best: quarter, then eighth steps, neighbouring radii
+    for step, scale in ((STEP / 2, 1.2), (STEP / 4, 1.1)):
+        y0, x0 = centres[best]
+        s0 = sigmas[best]
+        fine = np.array(
+            [(y0 + dy * step, x0 + dx * step) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+        )
+        fs = np.array([s0 / scale, s0, s0 * scale])
+        centres = np.repeat(fine, len(fs), axis=0)
+        sigmas = np.tile(fs, len(fine))
+        best, amp, explained = _fit(values, usable, ys, xs, centres, sigmas)
+    y, x = centres[best]
+    spot = Highlight(float(x), float(y), (float(sigmas[best]),), amp[None, :], 0.0)
+    spot = _two_widths(values, usable, ys, xs, spot, float(explained[best]))
+    share = _explained(values, usable, ys, xs, spot) / total
+    peak = spot.peaks.sum(axis=0)
+    # A highlight adds light in every channel, enough to matter, and no
+    # more than full scale at its centre (more is a slope read as a spot).
+    if share < MIN_SHARE or float(peak.min()) < MIN_PEAK or float(peak.max()) > MAX_PEAK:
+        return None
+    return Highlight(spot.x, spot.y, spot.sigmas, spot.peaks, share)
+
+
+def _centred(a: np.ndarray, usable: np.ndarray) -> np.ndarray:
+    """``a`` (C, S, ...) minus its mean over each cell's usable samples, zero where unusable."""
+    w = usable.reshape(usable.shape + (1,) * (a.ndim - 2))
+    n = np.maximum(usable.sum(axis=1), 1.0).reshape((-1, 1) + (1,) * (a.ndim - 2))
+    return np.asarray((a - (a * w).sum(axis=1, keepdims=True) / n) * w)
+
+
+def _explained(
+    values: np.ndarray, usable: np.ndarray, ys: np.ndarray, xs: np.ndarray, spot: Highlight
+) -> float:
+    """Within-cell sum of squares the spot takes away."""
+    v = _centred(values, usable)
+    r = v - _centred(spot.at(ys, xs), usable)
+    return float((v**2).sum() - (r**2).sum())
+
+
+def _two_widths(
+    values: np.ndarray,
+    usable: np.ndarray,
+    ys: np.ndarray,
+    xs: np.ndarray,
+    spot: Highlight,
+    single: float,
+) -> Highlight:
+    """A glint on a sheen: the best pair of widths at the spot's centre, each
+    adding light in every channel, when it explains more than one width."""
+    widths = sorted({*SIGMAS, *spot.sigmas})
+    d2 = (ys - spot.y) ** 2 + (xs - spot.x) ** 2
+    basis = {w: _centred(np.exp(-d2 / (2 * w**2)), usable) for w in widths}
+    v = _centred(values, usable)
+    best, best_gain = spot, single
+    for i, w1 in enumerate(widths):
+        for w2 in widths[i + 1 :]:
+            b = np.stack([basis[w1], basis[w2]], axis=-1).reshape(-1, 2)
+            gram = b.T @ b + 1e-9 * np.eye(2)
+            rhs = b.T @ v.reshape(-1, 3)  # (2, 3)
+            amp = np.linalg.solve(gram, rhs)
+            if (amp <= 0).any():
+                continue
+            gain = float((rhs * amp).sum())
+            if gain > best_gain:
+                best, best_gain = Highlight(spot.x, spot.y, (w1, w2), amp, 0.0), gain
+    return best
+
+
+def remove_highlight(
+    board: np.ndarray, highlight: Highlight | None, rows: int, cols: int
+) -> np.ndarray:
+    """The rectified board (BGR uint8) with the highlight subtracted."""
+    if highlight is None:
+        return board
+    h, w = board.shape[:2]
+    ys = (np.arange(h) + 0.5) * rows / h
+    xs = (np.arange(w) + 0.5) * cols / w
+    spot = highlight.at(ys[:, None], xs[None, :])
+    clean = np.clip(board.astype(np.float64) - spot, 0, 255).astype(np.uint8)
+    # A clipped pixel lost how bright it was: taking the spot off would
+    # leave a dark hole. It stays as it was, a highlight that the cell's own
+    # statistics drop (brighter than the cell in every channel) or, where
+    # it covers the cell, a colour the reader doubts.
+    clipped = (board >= CLIPPED).any(axis=-1)
+    clean[clipped] = board[clipped]
+    return np.asarray(clean)
