@@ -35,7 +35,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 import numpy as np
@@ -78,6 +78,20 @@ class Highlight:
     sigmas: tuple[float, ...]
     peaks: np.ndarray
     share: float
+    # the spot drawn at a board image's size, kept: the tracker takes the
+    # same highlight off every still frame
+    _drawn: dict[tuple[int, int, int, int], np.ndarray] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def drawn(self, h: int, w: int, rows: int, cols: int) -> np.ndarray:
+        """The levels added over a rectified board image ``h`` x ``w``: (h, w, 3)."""
+        key = (h, w, rows, cols)
+        if key not in self._drawn:
+            ys = (np.arange(h) + 0.5) * rows / h
+            xs = (np.arange(w) + 0.5) * cols / w
+            self._drawn[key] = self.at(ys[:, None], xs[None, :]).astype(np.float32)
+        return self._drawn[key]
 
     def at(self, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
         """Levels added at positions (in cells): shape of ``ys`` + (3,)."""
@@ -235,10 +249,8 @@ def remove_highlight(
     if highlight is None:
         return board
     h, w = board.shape[:2]
-    ys = (np.arange(h) + 0.5) * rows / h
-    xs = (np.arange(w) + 0.5) * cols / w
-    spot = highlight.at(ys[:, None], xs[None, :])
-    clean = np.clip(board.astype(np.float64) - spot, 0, 255).astype(np.uint8)
+    spot = highlight.drawn(h, w, rows, cols)
+    clean = np.clip(board.astype(np.float32) - spot, 0, 255).astype(np.uint8)
     # A clipped pixel lost how bright it was: taking the spot off would
     # leave a dark hole. It stays as it was, a highlight that the cell's own
     # statistics drop (brighter than the cell in every channel) or, where

@@ -30,6 +30,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from vision.glare import Highlight, find_highlight
 from vision.gridfit import GridFit
 from vision.locate import locate_grid
 from vision.orientation import support_score
@@ -122,10 +123,21 @@ def read_board(
     palette: Palette,
     gains: np.ndarray | None = None,
     fit_palette: bool = False,
+    highlight: Highlight | None = None,
+    look_for_highlight: bool = False,
 ) -> Reading:
-    """Read every cell of the board ``fit`` shows in ``image`` (BGR uint8)."""
+    """Read every cell of the board ``fit`` shows in ``image`` (BGR uint8).
+
+    ``highlight``: a lamp's highlight found before, taken off first;
+    ``look_for_highlight``: look for one in this frame (the first look, a
+    new light) unless the board prints a symbol in every cell; the reading
+    says what was found (``Reading.highlight``)."""
     board = rectify(image, fit.homography, fit.rows, fit.cols, CELL_PX)
-    return read_cells(board, fit.rows, fit.cols, palette, gains=gains, fit=fit_palette)
+    if highlight is None and look_for_highlight and not any(palette.symbols):
+        highlight = find_highlight(board, fit.rows, fit.cols)
+    return read_cells(
+        board, fit.rows, fit.cols, palette, gains=gains, fit=fit_palette, highlight=highlight
+    )
 
 
 def _floating(codes: np.ndarray, empty: str) -> int:

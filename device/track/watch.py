@@ -45,6 +45,7 @@ from device.track.observe import (
 )
 from device.track.tracker import BoardTracker
 from device.track.vote import Observation, code_distances, vote
+from vision.glare import Highlight
 from vision.gridfit import GridFit
 from vision.locate import locate_grid
 from vision.motion import (
@@ -175,6 +176,10 @@ class BoardWatch:
         self._ring = np.ones((rows + 2 * m, cols + 2 * m), bool)
         self._ring[m : m + rows, m : m + cols] = False
         self._exposure: ExposureCheck | None = None  # open while the profile is a guess
+        # The lamp's highlight on the board (vision.glare), looked for at the
+        # first look and under a new light, then taken off every read.
+        self.highlight: Highlight | None = None
+        self._look_for_highlight = True
 
     def learn_reading(
         self, lab: np.ndarray, known: dict[tuple[int, int], str], trusted: bool = False
@@ -300,6 +305,7 @@ class BoardWatch:
             self._reference.edges = now.edges
         if light.change > s.light:
             self._new_light = True
+            self._forget_highlight()
             self.tracker.doubt_colours_until = t + s.doubt_s
             self._follow_light(light.field[m : m + self.rows, m : m + self.cols])
             events.append(
@@ -340,7 +346,16 @@ class BoardWatch:
         needed = s.votes - len(self._readings)
         if still + (needed - 1) * self._dt < s.gate.settle_s - 1e-6:
             return []
-        reading = read_board(image, self.fit, self.profile.palette, self.gains)
+        reading = read_board(
+            image,
+            self.fit,
+            self.profile.palette,
+            self.gains,
+            highlight=self.highlight,
+            look_for_highlight=self._look_for_highlight,
+        )
+        if self._look_for_highlight:
+            self.highlight, self._look_for_highlight = reading.highlight, False
         self.reads += 1
         self._readings.append(reading)
         del self._readings[: -s.votes]
@@ -389,6 +404,7 @@ class BoardWatch:
         board, learn its colours if nobody has, read it without any
         "what changed" hint."""
         assert self.fit is not None
+        self._forget_highlight()
         if self.turn is None or self.profile is None:
             self._orient_and_calibrate(image)
         self._changed = None
@@ -406,7 +422,9 @@ class BoardWatch:
         nominal = load_palette(self.game)
         decided = self.turn is not None
         if self.profile is not None:
-            first = read_board(image, self.fit, self.profile.palette, self.gains)
+            first = read_board(
+                image, self.fit, self.profile.palette, self.gains, look_for_highlight=True
+            )
         else:
             first = _first_reading(image, self.fit, nominal, accepted)
         if self.turn is None:
@@ -421,7 +439,9 @@ class BoardWatch:
             self.tracker.learner = self
             self._exposure = ExposureCheck(nominal)
             # With colours learnt, look at the orientation once more.
-            again = read_board(image, self.fit, self.profile.palette, self.gains)
+            again = read_board(
+                image, self.fit, self.profile.palette, self.gains, look_for_highlight=True
+            )
             turn, decided = choose_turn(_codes(again), accepted, self.game, again.codes, layout)
             self._turn_to(turn)
         # An empty ramp looks the same every way round (whatever a misread
@@ -533,6 +553,12 @@ class BoardWatch:
         self.turn = (self.turn or 0) + quarter_turns
         if quarter_turns % 4:
             self.fit = with_corners(self.fit, turned(self.fit.corners, quarter_turns))
+            self._forget_highlight()  # found in the grid's old orientation
+
+    def _forget_highlight(self) -> None:
+        """Look for the lamp's highlight again on the next read (the view,
+        the way up or the light changed)."""
+        self.highlight, self._look_for_highlight = None, True
 
     def _maybe_moved(self, image: np.ndarray, t: float) -> tuple[list[Event], str]:
         """Search for the grid near where it was. Returns the events and
@@ -627,7 +653,7 @@ def _first_reading(
     cells with the nominal colours, unless the cells the game knows fit
     those badly (a board printed darker than nominal): then the palette is
     fitted to the picture."""
-    balanced = read_board(image, fit, nominal)
+    balanced = read_board(image, fit, nominal, look_for_highlight=True)
     if accepted is None:
         return balanced
     alphabet, distance = code_distances(balanced)
@@ -640,4 +666,4 @@ def _first_reading(
     d = np.take_along_axis(distance, np.maximum(known, 0)[..., None], axis=-1)[..., 0]
     if float(np.median(d[ok])) <= nominal.thresholds.max_distance / 2:
         return balanced
-    return read_board(image, fit, nominal, fit_palette=True)
+    return read_board(image, fit, nominal, fit_palette=True, highlight=balanced.highlight)
