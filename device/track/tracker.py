@@ -60,6 +60,10 @@ CHANGED_COST = 15.0
 PLACED_LEAD = 5.0
 TIE_LEAD = 10.0
 FREE_LEAD = 25.0
+# A change covering more cells than two pieces is judged only once the
+# same sight has lasted this long (seconds): a hand resting on the board
+# lifts before then.
+CROWD_S = 5.0
 # Combinations of unsure cells judged at most (3 candidates on 4 cells).
 MAX_COMBINATIONS = 81
 # A refusal with one of these reasons depends on the colours read.
@@ -141,6 +145,7 @@ class BoardTracker:
         self.deferred = False  # the last observation waits for the game (NotNow)
         self.doubt_colours_until = float("-inf")  # after a light change: ask, do not refuse
         self._unsure: dict[Cell, tuple[str, ...]] = {}
+        self._crowd: tuple[tuple[str, ...], float] | None = None  # a big change, since when
 
     # --- the game changed from elsewhere -----------------------------------
     def sync(self, t: float = 0.0) -> list[Event]:
@@ -199,6 +204,10 @@ class BoardTracker:
         if self.deferred:
             return events
         board, unsure = self._belief(obs, changed)
+        if self._crowded(board, t):
+            log.info("board %s: more covered than two pieces could: waiting", self.board)
+            self.deferred = True
+            return events
         try:
             by_rules = self._by_rules(obs, changed)
             if by_rules is not None:
@@ -208,6 +217,21 @@ class BoardTracker:
             log.debug("board %s: not judged now (%s)", self.board, why)
             self.deferred = True
         return events
+
+    def _crowded(self, board: list[str], t: float) -> bool:
+        """More new cells than two pieces cover: a hand or an arm resting
+        over the board, not a move. It is looked at again from the next
+        still frames; only the same sight for :data:`CROWD_S` is judged (a
+        heap of pieces dumped at once, which the rules then refuse)."""
+        assert self.known is not None
+        n = len(new_cells(self.known, board, self.referee.empty))
+        if n <= 2 * self.referee.piece_cells:
+            self._crowd = None
+            return False
+        key = tuple(board)
+        if self._crowd is None or self._crowd[0] != key:
+            self._crowd = (key, t)
+        return t - self._crowd[1] < CROWD_S
 
     def _belief(
         self, obs: Observation, changed: np.ndarray | None

@@ -293,3 +293,26 @@ def _mask(now: list[str], before: list[str]) -> np.ndarray:
     return np.array(
         [[a != b for a, b in zip(x, y, strict=True)] for x, y in zip(now, before, strict=True)]
     )
+
+
+def test_a_hand_resting_over_the_board_is_waited_out_not_refused(table):
+    # A still hand over the ramp reads as a block of cells more than two
+    # tiles could cover (here 9, read black). It is not judged while it
+    # could still be lifted; when it is, the board as it was is nothing new.
+    # Had the same sight lasted CROWD_S, the rules would judge it (a heap
+    # of tiles dumped at once is refused).
+    from device.track.tracker import CROWD_S
+
+    tracker = bits(table)
+    hand = [*EMPTY6[:3], "KKK...", "KKK...", "KKK..."]
+    obs = observe(hand)
+    assert tracker.observe(obs, changed=_mask(hand, EMPTY6), t=10.0) == []
+    assert tracker.observe(obs, changed=_mask(hand, EMPTY6), t=12.0) == []
+    assert table.game.view()["players"][0]["board"] == EMPTY6 and table.alerts() == []
+    assert tracker.observe(observe(EMPTY6), changed=_mask(EMPTY6, hand), t=13.0) == []
+    assert table.alerts() == []
+    # the same heap for longer: judged, and refused
+    events = tracker.observe(obs, changed=_mask(hand, EMPTY6), t=20.0)
+    assert events == []
+    events = tracker.observe(obs, changed=_mask(hand, EMPTY6), t=20.0 + CROWD_S)
+    assert [e["type"] for e in events] == ["illegal"]
