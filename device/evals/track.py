@@ -156,8 +156,7 @@ def run_game(
                     continue
                 answered.add(i)
                 if truth.legal:
-                    _enter_by_hand(table, game, truth)
-                    result.fixes += 1
+                    result.fixes += _enter_by_hand(table, game, truth)
 
         def on_event(event: dict[str, Any]) -> None:
             events.append(event)
@@ -167,10 +166,15 @@ def run_game(
                 codes = [rows[r][c] for r, c in event["cells"]] if rows else []
                 table.resolve_alert(int(event["alert"]), "confirm", codes, source="replay")
             elif event["type"] in VERDICTS:
-                latest = _latest(truths, event["t"])
-                if latest is not None:
-                    answered.add(truths.index(latest))
-                _players_fix(game, table, event, latest, result)
+                truth = _judged(truths, event, answered)
+                missed: list[Truth] = []
+                if truth is not None and truths.index(truth) in answered:
+                    truth = None  # a second verdict about a placement already settled
+                if truth is not None:
+                    index = truths.index(truth)
+                    missed = [tr for j, tr in enumerate(truths[:index]) if j not in answered]
+                    answered.update(range(index + 1))
+                _players_fix(game, table, event, truth, result, missed)
 
         start = time.perf_counter()
         stats = run_loop(
@@ -196,8 +200,23 @@ def _latest(truths: list[Truth], t: float) -> Truth | None:
     return before[-1] if before else None
 
 
-def _enter_by_hand(table: Table, game: str, truth: Truth) -> None:
-    """The placement as players would enter it on the phone."""
+def _judged(truths: list[Truth], event: dict[str, Any], answered: set[int]) -> Truth | None:
+    """The placement a verdict is about: a placement not yet answered with
+    exactly the cells the verdict recorded (a late verdict), else the last
+    one made before it."""
+    latest = _latest(truths, event["t"])
+    if latest is None or event["type"] != "placed":
+        return latest
+    cells = _verdict_cells(event)
+    for j in range(truths.index(latest), -1, -1):
+        if j not in answered and truths[j].legal and truths[j].cells == cells:
+            return truths[j]
+    return latest
+
+
+def _enter_by_hand(table: Table, game: str, truth: Truth) -> bool:
+    """The placement as players would enter it on the phone; False when the
+    game refuses it (the phone says why and they leave it: no alert stays)."""
     cells = [list(c) for c in sorted(truth.cells)]
     if game == "lits":
         shape = next(iter(truth.cells.values()))
@@ -208,40 +227,73 @@ def _enter_by_hand(table: Table, game: str, truth: Truth) -> None:
         for (r, c), code in truth.cells.items():
             rows[r][c] = code
         action = {"type": "place", "player": 0, "rows": ["".join(r) for r in rows]}
-    with contextlib.suppress(ActionError, TableError):  # the game is elsewhere: nothing to enter
-        table.apply(action, source="replay")
+    before = {a["id"] for a in table.alerts()}
+    try:
+        events = table.apply(action, source="replay")
+    except (ActionError, TableError):  # the game is elsewhere: nothing to enter
+        return False
+    if any(e.get("type") == "placed" for e in events):
+        return True
+    for alert in table.alerts():
+        if alert["id"] not in before:
+            with contextlib.suppress(TableError):
+                table.resolve_alert(alert["id"], "accept", source="replay")
+    return False
 
 
 def _players_fix(
-    game: str, table: Table, event: dict[str, Any], truth: Truth | None, result: GameResult
+    game: str,
+    table: Table,
+    event: dict[str, Any],
+    truth: Truth | None,
+    result: GameResult,
+    missed: Sequence[Truth] = (),
 ) -> None:
     """Players at a real table put a wrong verdict right on their phones:
     a placement that should not count is undone (and the one really made
     entered instead), a refusal of a legal placement is overruled (where
-    the rules let players do that). Each fix is counted; the game then goes
-    on as it really is."""
+    the rules let players do that). ``missed``: earlier placements the
+    camera let pass without a verdict; the phone still shows their card
+    (a BITS refusal says "the card shows ..."), so the players enter them
+    first, in order, and then the placement just judged: overruling the
+    refusal instead would record the new tile on the missed tile's card
+    and leave the game a card behind the table for the rest of the round.
+    Each fix is counted; the game then goes on as it really is."""
+    missed = [tr for tr in missed if tr.legal]  # a refused tile was taken back
     if event["type"] == "placed":
         right = truth is not None and truth.legal and _verdict_cells(event) == truth.cells
-        if not right:
-            table.undo(source="replay")
-            result.fixes += 1
-            if truth is not None and truth.legal:
-                # and enter what was really placed, as they would on the phone
-                _enter_by_hand(table, game, truth)
+        if right and not missed:
+            return
+        table.undo(source="replay")
+        result.fixes += 1
+        for tr in missed:
+            result.fixes += _enter_by_hand(table, game, tr)
+        if truth is not None and truth.legal:
+            # and enter what was really placed, as they would on the phone
+            _enter_by_hand(table, game, truth)
         return
+    for tr in missed:
+        result.fixes += _enter_by_hand(table, game, tr)
     if truth is not None and not truth.legal:
+        return
+    if missed and truth is not None:
+        # entering the missed tiles settled the refusal (it was judged
+        # against the wrong card): enter the placement just made too
+        result.fixes += _enter_by_hand(table, game, truth)
         return
     for alert in reversed(table.alerts()):
         if alert["kind"] != "illegal":
             continue
-        if alert["can_overrule"]:
+        if truth is None:
+            # a refusal of a move nobody made: they dismiss it; overruling
+            # would record the phantom tile and spend the card on it
+            table.resolve_alert(alert["id"], "accept", source="replay")
+        elif alert["can_overrule"]:
             table.resolve_alert(alert["id"], "overrule", source="replay")
-        elif truth is not None:
+        else:
             # a rule the phone cannot overrule (a LITS refusal): they enter
             # the placement really made by hand, which settles the alert
             _enter_by_hand(table, game, truth)
-        else:
-            continue
         result.fixes += 1
         return
 

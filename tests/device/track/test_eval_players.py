@@ -4,6 +4,8 @@ and does not spoil the rest of the game."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from device.evals.track import GameResult, Truth, _players_fix
@@ -45,3 +47,62 @@ def test_a_refusal_of_an_illegal_placement_is_left_standing(table):
     truth = Truth(1.0, {(0, 0): "S"}, legal=False, reason="square")
     _players_fix("lits", table, {"type": "illegal"}, truth, result)
     assert len(table.alerts()) == 1 and result.fixes == 0
+
+
+EMPTY5 = ["......"] * 5
+
+
+def _bits_after_start(table, seed: int = 1) -> tuple[str, str]:
+    """A one-player BITS game (virtual deck) with its starting tile on the
+    floor at the left; returns the first two building cards' tiles, read
+    from a copy of the game (the deck is the engine's)."""
+    table.new_game("bits", {"players": ["Ann"], "seed": seed, "tasks": ["square"]})
+    start = table.game.view()["players"][0]["start_tile"]
+    table.apply({"type": "place", "player": 0, "rows": [*EMPTY5, start + "...."]})
+    first = table.game.view()["card"]
+    ahead = copy.deepcopy(table.game)
+    ahead.apply({"type": "place", "player": 0, "rows": [*EMPTY5, start + first + ".."]})
+    return first, ahead.view()["card"]
+
+
+def test_a_refusal_after_a_missed_tile_enters_the_missed_tile_first(table):
+    # Seed 1: start RR, then the cards PK and YY. The camera missed the PK
+    # (a dark tile on a dark ramp); the YY dropped next is refused as the
+    # wrong tile, since the game still shows the PK card.
+    pk, yy = _bits_after_start(table, seed=1)
+    assert (pk, yy) == ("PK", "YY")
+    row = table.game.view()["players"][0]["board"][5]
+    ahead = copy.deepcopy(table.game)  # the table's own order: PK, then YY
+    for rows in ([*EMPTY5, "RRPK.."], [*EMPTY5, "RRPKYY"]):
+        ahead.apply({"type": "place", "player": 0, "rows": rows})
+    missed = Truth(6.6, {(5, 2): "P", (5, 3): "K"}, legal=True, reason="ok")
+    truth = Truth(9.9, {(5, 4): "Y", (5, 5): "Y"}, legal=True, reason="ok")
+    events = table.apply({"type": "place", "player": 0, "rows": [*EMPTY5, row[:4] + "YY"]})
+    assert [(e["type"], e["reason"]) for e in events] == [("illegal", "wrong_tile")]
+    assert [a["can_overrule"] for a in table.alerts()] == [True]
+    result = GameResult("bits", 1)
+    _players_fix("bits", table, events[0], truth, result, missed=[missed])
+    # Both tiles are on the board in the order they were dropped, each on
+    # its own card, so the game shows the card the table sees next:
+    # overruling instead records the YY on the PK card, a card behind.
+    view = table.game.view()
+    assert view["players"][0]["board"][5] == "RRPKYY"
+    assert view["card"] == ahead.view()["card"]
+    assert table.alerts() == [] and result.fixes == 2
+
+
+def test_a_refusal_of_a_move_nobody_made_is_dismissed_not_overruled(table):
+    # A shadow read as a lone black cell: "not a tile". Overruling it would
+    # record the phantom cell and spend the card on it.
+    _bits_after_start(table, seed=1)
+    card = table.game.view()["card"]
+    board = table.game.view()["players"][0]["board"]
+    events = table.apply(
+        {"type": "place", "player": 0, "rows": [*EMPTY5[:3], ".K....", *board[4:]]}
+    )
+    assert [e["type"] for e in events] == ["illegal"]
+    result = GameResult("bits", 1)
+    _players_fix("bits", table, events[0], None, result)
+    assert table.game.view()["players"][0]["board"] == board
+    assert table.game.view()["card"] == card
+    assert table.alerts() == [] and result.fixes == 1
