@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 import numpy as np
@@ -120,6 +120,7 @@ class Pending:
     candidates: tuple[tuple[str, ...], ...] = ()
     alert: int | None = None
     lab: np.ndarray | None = None
+    obs: Observation | None = None  # what the question was about (unsure)
 
 
 class BoardTracker:
@@ -468,15 +469,23 @@ class BoardTracker:
             unsure = options
         combos = [(choice, self._outcome(b)) for choice, b in self._combinations(board, unsure)]
         legal = {o.key(): o for _, o in combos if o.kind == "legal"}
-        rest = [o for _, o in combos if o.kind == "rest"]
         illegal = [o for _, o in combos if o.kind == "illegal"]
-        if len(legal) == 1:
-            return self._act(next(iter(legal.values())), obs.lab, t, settled=True)
-        if not legal and rest:
-            return self._act(rest[0], obs.lab, t, settled=True)
+        settled = self._settled([o for _, o in combos])
+        if settled is not None:
+            return self._act(settled, obs.lab, t, settled=True)
         if not legal and illegal and self._same_refusal(illegal):
             return self._act(illegal[0], obs.lab, t, settled=False)
         return self._ask(board, unsure, combos, obs, t)
+
+    @staticmethod
+    def _settled(outcomes: list[Outcome]) -> Outcome | None:
+        """What the game settles among the boards a reading may be: the one
+        legal placement, or (none legal) nothing new on the board."""
+        legal = {o.key(): o for o in outcomes if o.kind == "legal"}
+        if len(legal) == 1:
+            return next(iter(legal.values()))
+        rest = [o for o in outcomes if o.kind == "rest"]
+        return rest[0] if not legal and rest else None
 
     @staticmethod
     def _colour_doubt(outcome: Outcome) -> bool:
@@ -643,7 +652,8 @@ class BoardTracker:
             [list(c) for c in cells],
             [list(options) for options in candidates],
         )
-        self.pending = Pending("unsure", key, cells, candidates, alert, obs.lab.copy())
+        kept = replace(obs, lab=obs.lab.copy(), distance=obs.distance.copy())
+        self.pending = Pending("unsure", key, cells, candidates, alert, kept.lab, kept)
         self._unsure = dict(zip(cells, candidates, strict=True))
         self.seen = list(board)
         return [
@@ -704,7 +714,10 @@ class BoardTracker:
 
     def confirm(self, alert: int, codes: Sequence[str], t: float = 0.0) -> list[Event]:
         """The players answered our unsure alert: the cells are ``codes``.
-        Learn them (trusted) and judge the board they describe."""
+        Learn them (trusted) and judge the board they describe; a refusal
+        that hangs on the colour of a cell they were not asked about is
+        doubted as an unasked reading is (another plausible code that makes
+        the board legal or unchanged wins)."""
         pending = self.pending
         if pending is None or pending.kind != "unsure" or pending.alert != alert:
             return []
@@ -721,6 +734,17 @@ class BoardTracker:
             return events
         try:
             outcome = self._outcome(board)
+            if self._colour_doubt(outcome) and pending.obs is not None:
+                # The answer settles the cells asked about, not a doubtful
+                # colour elsewhere (a shadow read as a lone black cell at the
+                # start of a round): the same doubt as an unasked reading.
+                doubt = {
+                    cell: options
+                    for cell, options in self._plausible(outcome, pending.obs).items()
+                    if cell not in answer
+                }
+                combos = [self._outcome(b) for _, b in self._combinations(board, doubt)]
+                outcome = self._settled(combos) or outcome
         except NotNow as why:
             log.debug("board %s: confirmed board not judged now (%s)", self.board, why)
             return events

@@ -316,3 +316,28 @@ def test_a_hand_resting_over_the_board_is_waited_out_not_refused(table):
     assert events == []
     events = tracker.observe(obs, changed=_mask(hand, EMPTY6), t=20.0 + CROWD_S)
     assert [e["type"] for e in events] == ["illegal"]
+
+
+def test_an_answer_does_not_turn_a_doubtful_cell_it_left_into_a_refusal(table):
+    # The players are asked about one cell; another one beside it read
+    # black, though the empty ramp is near too (a shadow on a dark ramp).
+    # Their answer "empty" leaves a lone black cell: not a tile, a misread,
+    # and no refusal for them to dismiss.
+    tracker = bits(table, deck="physical")
+    first = [*EMPTY6[:5], "YY...."]
+    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
+    after = [*EMPTY6[:5], "YY.KK."]
+    obs = observe(after, unsure={(5, 4): "KB."})
+    obs.distance[5, 3, BITS.index(".")] = 14.0  # within the palette's reach
+    events = tracker.observe(obs, changed=_mask(after, first))
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[5, 4]])]
+    alert = events[0]["alert"]
+    table.resolve_alert(alert, "confirm", ["."])
+    events = tracker.confirm(alert, ["."])
+    assert [e["type"] for e in events] == []
+    assert table.alerts() == [] and tracker.pending is None
+    assert table.game.view()["players"][0]["board"] == first
+    # a black tile really dropped there later is judged as usual
+    black = [*EMPTY6[:5], "YY.KK."]
+    events = tracker.observe(observe(black), changed=_mask(black, first))
+    assert [(e["type"], e["codes"]) for e in events] == [("placed", "KK")]
