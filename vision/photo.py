@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.glare import find_highlight
 from vision.gridfit import GridFit
 from vision.locate import locate_grid
 from vision.palette import Palette
@@ -89,12 +90,19 @@ def read_photo(
         grid = found
     px = cell_px_for(grid)
     rectified = rectify(image, grid.homography, rows, cols, px)
-    reading = read_cells(rectified, rows, cols, palette, gains=gains, fit=fit_palette)
+    # A lamp's highlight on glossy tiles, with a profile or without (the
+    # profile knows the colours, not where tonight's lamp shines).
+    highlight = None if any(palette.symbols) else find_highlight(rectified, rows, cols)
+    reading = read_cells(
+        rectified, rows, cols, palette, gains=gains, fit=fit_palette, highlight=highlight
+    )
     if not fit_palette and _unexplained(reading):
         # The light is not what the profile knew (a lamp switched on since):
         # fit the profile's own colours to this photo, and keep whichever
         # reading is surer.
-        refit = read_cells(rectified, rows, cols, palette, gains=gains, fit=True)
+        refit = read_cells(
+            rectified, rows, cols, palette, gains=gains, fit=True, highlight=highlight
+        )
         if len(refit.unsure()) < len(reading.unsure()):
             reading = refit
     return PhotoReading(grid, rectified, px, reading)
