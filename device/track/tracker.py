@@ -363,13 +363,20 @@ class BoardTracker:
 
     def _masked(self, board: Sequence[str]) -> list[str]:
         """``board`` with tiles of an old round (stale) counted as not there;
-        a stale cell seen empty is stale no more."""
+        a stale cell seen empty is stale no more, and empty in ``seen``
+        too: its old tile is gone (kept in ``seen`` unmasked, it would come
+        back as a new tile in the next belief, e.g. a whole old round seen
+        cleared after a knock, when no placement is judged to rewrite
+        ``seen``)."""
         assert self.known is not None
         empty = self.referee.empty
         grid = [list(row) for row in board]
         for r, c in list(self.stale):
             if grid[r][c] == empty:
                 self.stale.discard((r, c))
+                if self.seen is not None:
+                    row = self.seen[r]
+                    self.seen[r] = row[:c] + empty + row[c + 1 :]
             else:
                 grid[r][c] = self.known[r][c]
         return ["".join(row) for row in grid]
