@@ -11,10 +11,11 @@ The first tiles the game records settle it: their colours are known (the
 tile the card showed, judged legal), so the ratio of their nominal
 luminance to the luminance read says how far the exposure is off. Tiles are
 glossy and may catch a highlight, so the ratio is a median over several
-cells, from more than one placement, and only a clear, consistent error is
-corrected. The correction multiplies the white balance gains and carries
-the colours learnt so far (the board's) into the new exposure, so the board
-still reads as the board.
+cells (two tiles, or a whole piece), and only a clear, consistent error is
+corrected. A cell read brighter than white is a highlight, unless a whole
+piece reads so: then the gains are that far too high. The correction
+multiplies the white balance gains and carries the colours learnt so far
+(the board's) into the new exposure, so the board still reads as the board.
 
 >>> from calibration.palette import load_palette
 >>> bits = load_palette("bits")
@@ -37,9 +38,12 @@ from calibration.profile import Profile
 from vision.colour import lab_to_linear, linear_to_lab
 from vision.palette import Palette
 
-# Tile cells to see, from at least two placements, before judging.
+# Tile cells to see before judging: two BITS tiles, or one LITS piece (a
+# piece is one colour: a printing whose yellow is unusually light could
+# pass for an exposure error, but the next pieces would then disagree and
+# put it back before the check closes).
 MIN_CELLS = 4
-MIN_PLACEMENTS = 2
+MIN_PLACEMENTS = 1
 # After this many tile cells the palette has learnt the tiles themselves:
 # the check closes.
 CLOSE_AFTER = 12
@@ -92,21 +96,27 @@ class ExposureCheck:
         if self.closed:
             return None
         pal = self.nominal
-        took = False
+        ratios: list[float] = []
+        bright: list[bool] = []
         for code, lab in cells.values():
             ks = pal.entries_for(code)
             if not ks or pal.board[ks[0]]:
                 continue
             self.seen += 1
             want = pal.lab[ks[0]]
-            if want[0] < MIN_LIGHTNESS:
-                continue
             seen = np.asarray(lab, dtype=np.float64)
-            if not (np.all(np.isfinite(seen)) and 0.0 < seen[0] <= 100.0):
-                continue  # brighter than white: a highlight, not the tile
-            read = float(luminance(seen))
-            self.ratios.append(math.log(float(luminance(want)) / read))
-            took = True
+            if want[0] < MIN_LIGHTNESS or not (np.all(np.isfinite(seen)) and seen[0] > 0.0):
+                continue
+            bright.append(bool(seen[0] > 100.0))
+            ratios.append(math.log(float(luminance(want)) / float(luminance(seen))))
+        # A cell read brighter than white is a highlight on it, unless a
+        # whole piece of MIN_CELLS or more reads so (a LITS piece; a highlight
+        # is smaller): then the gains are too high (a dark board taken for a
+        # light one), and the piece says by how much.
+        if not (all(bright) and len(bright) >= MIN_CELLS):
+            ratios = [r for r, b in zip(ratios, bright, strict=True) if not b]
+        took = bool(ratios)
+        self.ratios += ratios
         self.placements += took
         if self.seen >= CLOSE_AFTER:
             self.closed = True

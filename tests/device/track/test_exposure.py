@@ -92,3 +92,19 @@ def test_a_watch_corrects_its_gains_then_learns_the_tiles_as_they_really_look():
     # the second tile was learnt as it reads under the corrected gains: nominal
     y = BITS.index("Y")
     assert np.allclose(watch.profile.palette.lab[y], BITS.lab[y], atol=1e-6)
+
+
+def test_a_whole_piece_brighter_than_white_says_the_gains_are_too_high():
+    # A dark LITS board taken for a light one: the gains came out 3x too
+    # high and the first piece, a yellow I, reads brighter than white in
+    # all four cells. That is no highlight (a highlight is smaller than a
+    # piece): divide the gains by 3.
+    from calibration.palette import load_palette as load
+
+    lits = load("lits")
+    check = ExposureCheck(lits)
+    y = lits.lab[lits.index("I")]
+    read = scale_lab(y, 3.0)
+    assert read[0] > 100
+    factor = check.add({(0, c): ("I", read) for c in range(4)})
+    assert factor is not None and abs(factor - 1 / 3) < 1e-6
