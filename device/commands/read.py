@@ -208,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
                 reading.codes,
                 reading.confidence,
                 reading.lab,
+                reading.highlight,
             )
     if args.debug_image:
         if picture is None:
