@@ -93,3 +93,23 @@ def test_rendered_frames_with_strong_glare_read_better_with_the_highlight_taken_
     monkeypatch.setattr(reader, "find_highlight", lambda *a, **k: None)
     monkeypatch.setattr(photo_module, "find_highlight", lambda *a, **k: None)
     assert with_look < wrong()
+
+
+def test_the_debug_picture_rings_the_highlight_where_it_was():
+    from vision.annotate import HIGHLIGHT, draw_reading
+    from vision.gridfit import GridFit
+
+    board = render_board(BOARD, BITS, cell_px=PX, seed=3)
+    shiny = shine(board, x=1.6, y=3.6, sigma=1.2, peak=90.0)
+    reading = read_cells(shiny, 6, 6, BITS, fit=True)
+    fit = GridFit.from_corners(np.array([[0, 0], [240, 0], [240, 240], [0, 240]], float), 6, 6)
+    picture = draw_reading(
+        shiny, fit, reading.codes, reading.confidence, reading.lab, reading.highlight
+    )
+    ring = np.argwhere((picture == HIGHLIGHT).all(axis=-1))
+    assert len(ring)
+    # the ring is centred on the highlight (1.6, 3.6 cells = 64, 144 px)
+    cy, cx = ring.mean(axis=0)
+    assert abs(cx - 64) < 20 and abs(cy - 144) < 20
+    plain = draw_reading(shiny, fit, reading.codes, reading.confidence, reading.lab)
+    assert not (plain == HIGHLIGHT).all(axis=-1).any()
