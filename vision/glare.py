@@ -60,6 +60,8 @@ SIGMAS = (0.35, 0.5, 0.7, 1.0, 1.4, 2.0, 2.8)
 MIN_SHARE = 0.3
 MIN_PEAK = 12.0
 MAX_PEAK = 300.0
+# Hypotheses weighed at once (memory: CHUNK x cells x samples floats).
+CHUNK = 128
 # Samples this bright in any channel are clipped: what they say of the
 # spot is a lower bound, so they stay out of the fit.
 CLIPPED = 250
@@ -158,6 +160,25 @@ def _fit(
     return best, amp[best], explained
 
 
+def _best(
+    values: np.ndarray,
+    usable: np.ndarray,
+    ys: np.ndarray,
+    xs: np.ndarray,
+    centres: np.ndarray,
+    sigmas: np.ndarray,
+) -> tuple[int, np.ndarray, float]:
+    """:func:`_fit` over the hypotheses in chunks (a few MiB at a time, not
+    tens): the best one's index, amplitude and explained sum of squares."""
+    best, amp, gain = 0, np.zeros(3), -1.0
+    for start in range(0, len(centres), CHUNK):
+        stop = start + CHUNK
+        i, a, explained = _fit(values, usable, ys, xs, centres[start:stop], sigmas[start:stop])
+        if explained[i] > gain:
+            best, amp, gain = start + i, a, float(explained[i])
+    return best, amp, gain
+
+
 def find_highlight(board: np.ndarray, rows: int, cols: int) -> Highlight | None:
     """The lamp's highlight on a rectified board (BGR uint8), or None."""
     values = _samples(board, rows, cols, SAMPLES).reshape(rows * cols, -1, 3)
@@ -173,7 +194,7 @@ def find_highlight(board: np.ndarray, rows: int, cols: int) -> Highlight | None:
     sig = np.asarray(SIGMAS)
     centres = np.repeat(grid, len(sig), axis=0)
     sigmas = np.tile(sig, len(grid))
-    best, _, _ = _fit(values, usable, ys, xs, centres, sigmas)
+    best, _, _ = _best(values, usable, ys, xs, centres, sigmas)
     # refine around the best: quarter, then eighth steps, neighbouring radii
     for step, scale in ((STEP / 2, 1.2), (STEP / 4, 1.1)):
         y0, x0 = centres[best]
@@ -184,10 +205,10 @@ def find_highlight(board: np.ndarray, rows: int, cols: int) -> Highlight | None:
         fs = np.array([s0 / scale, s0, s0 * scale])
         centres = np.repeat(fine, len(fs), axis=0)
         sigmas = np.tile(fs, len(fine))
-        best, amp, explained = _fit(values, usable, ys, xs, centres, sigmas)
+        best, amp, explained = _best(values, usable, ys, xs, centres, sigmas)
     y, x = centres[best]
     spot = Highlight(float(x), float(y), (float(sigmas[best]),), amp[None, :], 0.0)
-    spot = _two_widths(values, usable, ys, xs, spot, float(explained[best]))
+    spot = _two_widths(values, usable, ys, xs, spot, explained)
     share = _explained(values, usable, ys, xs, spot) / total
     peak = spot.peaks.sum(axis=0)
     # A highlight adds light in every channel, enough to matter, and no
