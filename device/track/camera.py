@@ -132,6 +132,14 @@ class CameraTracker:
             return [{"type": "new_game", "t": t, "game": self.game_name}]
         if message.kind == "game" and data.get("source") != "camera":
             return [e for w in self.watches for e in w.tracker.sync(t)]
+        if (
+            message.kind == "alert"
+            and data.get("change") == "resolved"
+            and data.get("decision") == "accept"
+        ):
+            for w in self.watches:
+                w.tracker.dismissed()
+            return []
         if message.kind == "confirm":
             alert = data.get("alert")
             codes = data.get("codes") or []

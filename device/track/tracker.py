@@ -147,6 +147,7 @@ class BoardTracker:
         self.doubt_colours_until = float("-inf")  # after a light change: ask, do not refuse
         self._unsure: dict[Cell, tuple[str, ...]] = {}
         self._crowd: tuple[tuple[str, ...], float] | None = None  # a big change, since when
+        self._recheck: set[Cell] = set()  # refused cells to read afresh (a refusal dismissed)
 
     # --- the game changed from elsewhere -----------------------------------
     def sync(self, t: float = 0.0) -> list[Event]:
@@ -183,6 +184,24 @@ class BoardTracker:
         self.pending = None
         return [{"type": "rebased", "t": t, "board": self.board}]
 
+    def dismissed(self) -> None:
+        """The players dismissed a refusal ("we'll fix it"). If the refused
+        tile was never there (a shadow, a misread), nothing will change in
+        look when they "fix" it, and a belief kept while the look is
+        unchanged would carry it into the next placement. So every cell the
+        tracker believes covered but the game does not hold is read afresh
+        at the next observation: a tile still lying there is seen again, a
+        phantom is gone."""
+        if self.seen is None or self.known is None:
+            return
+        empty = self.referee.empty
+        self._recheck = {
+            (r, c)
+            for r, (seen, known) in enumerate(zip(self.seen, self.known, strict=True))
+            for c, (a, b) in enumerate(zip(seen, known, strict=True))
+            if a != empty and b == empty and (r, c) not in self.stale
+        }
+
     def _mark_stale(self, accepted: list[str]) -> None:
         assert self.seen is not None
         empty = self.referee.empty
@@ -205,6 +224,7 @@ class BoardTracker:
         if self.deferred:
             return events
         board, unsure = self._belief(obs, changed)
+        self._recheck.clear()
         if self._crowded(board, t):
             log.info("board %s: more covered than two pieces could: waiting", self.board)
             self.deferred = True
@@ -253,6 +273,7 @@ class BoardTracker:
                 cell = (r, c)
                 was = grid[r][c]
                 moved = True if changed is None else bool(changed[r, c])
+                moved = moved or cell in self._recheck
                 if not moved:
                     if cell in self._unsure:
                         unsure[cell] = self._unsure[cell]

@@ -364,3 +364,40 @@ def test_an_answer_does_not_turn_a_doubtful_cell_it_left_into_a_refusal(table):
     black = [*EMPTY6[:5], "YY.KK."]
     events = tracker.observe(observe(black), changed=_mask(black, first))
     assert [(e["type"], e["codes"]) for e in events] == [("placed", "KK")]
+
+
+def test_a_dismissed_refusal_of_a_tile_that_was_never_there_is_forgotten(table):
+    # A shadow reads as a tile resting in mid-air; it is refused, and the
+    # players dismiss the alert ("we'll fix it"), though nothing is there.
+    # Nothing changes in look, so without a fresh read the phantom would
+    # stay believed and come back with the next real drop (two tiles). A
+    # physical deck: no card to settle the drop by, the reading is judged.
+    tracker = bits(table, deck="physical")
+    tile = "YY"
+    phantom = [*EMPTY6[:3], tile + "....", *EMPTY6[4:]]
+    events = tracker.observe(observe(phantom), changed=_mask(phantom, EMPTY6))
+    assert [(e["type"], e["reason"]) for e in events] == [("illegal", "mid_air")]
+    alert = table.alerts()[0]["id"]
+    table.resolve_alert(alert, "accept")
+    tracker.dismissed()  # what the camera loop does on that message
+    # the real drop lands at the bottom; the phantom's cells, unchanged in
+    # look, now read empty
+    after = [*EMPTY6[:5], tile + "...."]
+    events = tracker.observe(observe(after), changed=_mask(after, EMPTY6))
+    assert [e["type"] for e in events] == ["placed"]
+    assert events[0]["cells"] == [[5, 0], [5, 1]]
+    assert table.game.view()["players"][0]["board"] == after
+
+
+def test_a_dismissed_refusal_of_a_tile_still_there_keeps_it(table):
+    # A real tile left in mid-air: dismissed, still read there, still refused
+    # when the next look comes (nothing is forgotten that is really there).
+    tracker = bits(table, deck="physical")
+    tile = "YY"
+    floating = [*EMPTY6[:3], tile + "....", *EMPTY6[4:]]
+    tracker.observe(observe(floating), changed=_mask(floating, EMPTY6))
+    table.resolve_alert(table.alerts()[0]["id"], "accept")
+    tracker.dismissed()
+    events = tracker.observe(observe(floating), changed=_mask(floating, floating))
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+    assert all(e["type"] != "placed" for e in events)
