@@ -130,52 +130,34 @@ def _samples(board: np.ndarray, rows: int, cols: int, samples: int) -> np.ndarra
     return np.asarray(board[py, px], dtype=np.float64)
 
 
-def _fit(
-    values: np.ndarray,
-    usable: np.ndarray,
-    ys: np.ndarray,
-    xs: np.ndarray,
-    centres: np.ndarray,
-    sigmas: np.ndarray,
-) -> tuple[int, np.ndarray, np.ndarray]:
-    """Every (centre, sigma) hypothesis against the within-cell variation.
-
-    ``values`` (C, S, 3) per-cell samples, ``usable`` (C, S) weights (0 for
-    clipped), ``ys``/``xs`` (C, S) positions; ``centres`` (H, 2) (y, x),
-    ``sigmas`` (H,). Returns the best hypothesis, its amplitude (3,) and
-    the explained sum of squares of every hypothesis (H,)."""
-    d2 = (ys[None] - centres[:, 0, None, None]) ** 2 + (xs[None] - centres[:, 1, None, None]) ** 2
-    phi = np.exp(-d2 / (2 * sigmas[:, None, None] ** 2))  # (H, C, S)
-    w = usable[None]
-    n = np.maximum(usable.sum(axis=1), 1.0)[None, :, None]
-    phi_c = (phi - (phi * w).sum(axis=2, keepdims=True) / n) * w
-    v_mean = (values * usable[..., None]).sum(axis=1, keepdims=True) / n[0, :, :, None]
-    v_c = (values - v_mean) * usable[..., None]  # (C, S, 3)
-    num = np.einsum("hcs,csk->hk", phi_c, v_c)  # (H, 3)
-    den = np.maximum((phi_c**2).sum(axis=(1, 2)), 1e-12)  # (H,)
-    amp = num / den[:, None]
-    # Only light added in every channel counts as a highlight.
-    explained = np.where((amp > 0).all(axis=1), (num**2 / den[:, None]).sum(axis=1), 0.0)
-    best = int(np.argmax(explained))
-    return best, amp[best], explained
-
-
 def _best(
-    values: np.ndarray,
+    v: np.ndarray,
     usable: np.ndarray,
     ys: np.ndarray,
     xs: np.ndarray,
     centres: np.ndarray,
     sigmas: np.ndarray,
 ) -> tuple[int, np.ndarray, float]:
-    """:func:`_fit` over the hypotheses in chunks (a few MiB at a time, not
-    tens): the best one's index, amplitude and explained sum of squares."""
+    """Every (centre, sigma) hypothesis against the within-cell variation,
+    CHUNK at a time (a few MiB, not tens).
+
+    ``v`` (C, S, 3) the samples centred per cell (:func:`_centred`),
+    ``usable`` (C, S) weights (0 for clipped), ``ys``/``xs`` (C, S)
+    positions; ``centres`` (H, 2) (y, x), ``sigmas`` (H,). Returns the best
+    hypothesis's index, its amplitude (3,) and the sum of squares it explains."""
     best, amp, gain = 0, np.zeros(3), -1.0
     for start in range(0, len(centres), CHUNK):
-        stop = start + CHUNK
-        i, a, explained = _fit(values, usable, ys, xs, centres[start:stop], sigmas[start:stop])
+        c, s = centres[start : start + CHUNK], sigmas[start : start + CHUNK]
+        d2 = (ys[..., None] - c[:, 0]) ** 2 + (xs[..., None] - c[:, 1]) ** 2  # (C, S, H)
+        phi = _centred(np.exp(-d2 / (2 * s**2)), usable)
+        num = np.einsum("csh,csk->hk", phi, v)  # (H, 3)
+        den = np.maximum((phi**2).sum(axis=(0, 1)), 1e-12)  # (H,)
+        a = num / den[:, None]
+        # Only light added in every channel counts as a highlight.
+        explained = np.where((a > 0).all(axis=1), (num**2 / den[:, None]).sum(axis=1), 0.0)
+        i = int(np.argmax(explained))
         if explained[i] > gain:
-            best, amp, gain = start + i, a, float(explained[i])
+            best, amp, gain = start + i, a[i], float(explained[i])
     return best, amp, gain
 
 
@@ -184,7 +166,8 @@ def find_highlight(board: np.ndarray, rows: int, cols: int) -> Highlight | None:
     values = _samples(board, rows, cols, SAMPLES).reshape(rows * cols, -1, 3)
     ys, xs = (a.reshape(rows * cols, -1) for a in _lattice(rows, cols, SAMPLES))
     usable: np.ndarray = np.asarray((values < CLIPPED).all(axis=2), dtype=np.float64)
-    total = float((_centred(values, usable) ** 2).sum())
+    v = _centred(values, usable)  # what varies inside cells
+    total = float((v**2).sum())
     if total <= 0:
         return None
 
@@ -194,7 +177,7 @@ def find_highlight(board: np.ndarray, rows: int, cols: int) -> Highlight | None:
     sig = np.asarray(SIGMAS)
     centres = np.repeat(grid, len(sig), axis=0)
     sigmas = np.tile(sig, len(grid))
-    best, _, _ = _best(values, usable, ys, xs, centres, sigmas)
+    best, _, _ = _best(v, usable, ys, xs, centres, sigmas)
     # refine around the best: quarter, then eighth steps, neighbouring radii
     for step, scale in ((STEP / 2, 1.2), (STEP / 4, 1.1)):
         y0, x0 = centres[best]
@@ -205,11 +188,11 @@ def find_highlight(board: np.ndarray, rows: int, cols: int) -> Highlight | None:
         fs = np.array([s0 / scale, s0, s0 * scale])
         centres = np.repeat(fine, len(fs), axis=0)
         sigmas = np.tile(fs, len(fine))
-        best, amp, explained = _best(values, usable, ys, xs, centres, sigmas)
+        best, amp, explained = _best(v, usable, ys, xs, centres, sigmas)
     y, x = centres[best]
     spot = Highlight(float(x), float(y), (float(sigmas[best]),), amp[None, :], 0.0)
-    spot = _two_widths(values, usable, ys, xs, spot, explained)
-    share = _explained(values, usable, ys, xs, spot) / total
+    spot = _two_widths(v, usable, ys, xs, spot, explained)
+    share = _explained(v, usable, ys, xs, spot) / total
     peak = spot.peaks.sum(axis=0)
     # A highlight adds light in every channel, enough to matter, and no
     # more than full scale at its centre (more is a slope read as a spot).
@@ -226,16 +209,15 @@ def _centred(a: np.ndarray, usable: np.ndarray) -> np.ndarray:
 
 
 def _explained(
-    values: np.ndarray, usable: np.ndarray, ys: np.ndarray, xs: np.ndarray, spot: Highlight
+    v: np.ndarray, usable: np.ndarray, ys: np.ndarray, xs: np.ndarray, spot: Highlight
 ) -> float:
-    """Within-cell sum of squares the spot takes away."""
-    v = _centred(values, usable)
+    """Within-cell sum of squares (of ``v``, centred per cell) the spot takes away."""
     r = v - _centred(spot.at(ys, xs), usable)
     return float((v**2).sum() - (r**2).sum())
 
 
 def _two_widths(
-    values: np.ndarray,
+    v: np.ndarray,
     usable: np.ndarray,
     ys: np.ndarray,
     xs: np.ndarray,
@@ -247,7 +229,6 @@ def _two_widths(
     widths = sorted({*SIGMAS, *spot.sigmas})
     d2 = (ys - spot.y) ** 2 + (xs - spot.x) ** 2
     basis = {w: _centred(np.exp(-d2 / (2 * w**2)), usable) for w in widths}
-    v = _centred(values, usable)
     best, best_gain = spot, single
     for i, w1 in enumerate(widths):
         for w2 in widths[i + 1 :]:
