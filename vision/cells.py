@@ -81,7 +81,7 @@ def _median(a: np.ndarray, axis: int) -> np.ndarray:
 
 
 def patch_stats(
-    patches: np.ndarray, middle: np.ndarray | None = None
+    patches: np.ndarray, middle: np.ndarray | None = None, ground: np.ndarray | None = None
 ) -> tuple[np.ndarray, np.ndarray]:
     """The dominant colour of each patch and its share of print.
 
@@ -89,14 +89,16 @@ def patch_stats(
     (...,): the share of pixels that differ from the colour by a clear step
     (a symbol, a letter) and are not glare. ``middle`` (n,) bool: the pixels
     where print is looked for (symbols sit in the middle of a cell; a tall
-    neighbour's side or shadow creeps in at the edges). See the module docstring.
+    neighbour's side or shadow creeps in at the edges). ``ground`` (n,) bool:
+    the pixels the colour is first measured on (all when None). See the
+    module docstring.
     """
-    centre = _median(patches, axis=-2)
+    centre = _median(patches if ground is None else patches[..., ground, :], axis=-2)
     diff = patches - centre[..., None, :]
     # Glare: brighter than the centre in every channel by a clear step.
     glare = diff.min(axis=-1) > GLARE_STEP
     d = np.abs(diff).sum(axis=-1)
-    scale = _median(d, axis=-1)
+    scale = _median(d if ground is None else d[..., ground], axis=-1)
     limit = np.maximum(OUTLIER_FACTOR * scale, OUTLIER_FLOOR)
     keep = (d <= limit[..., None]) & ~glare
     count = keep.sum(axis=-1)
@@ -152,14 +154,26 @@ def cell_bgr(rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2
 
 
 def cell_features(
-    rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2
+    rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2, edge: bool = False
 ) -> tuple[np.ndarray, np.ndarray]:
     """Robust linear RGB (rows, cols, 3) and share of print (rows, cols) of every cell.
 
-    Print is looked for within MIDDLE of the cell's centre (share of its side)."""
+    Print is looked for within MIDDLE of the cell's centre (share of its side).
+    ``edge``: measure the colour first on the patch's outer ring of samples,
+    for a board that prints a large symbol on its cells (a LITS X or O): on
+    a small picture of the board the symbol's strokes, blurred, can cover
+    half the patch, and a median over it all lands on the ink; the ring
+    around the symbol is the cell's own colour. (Not for standing tiles,
+    whose neighbours' walls show along a patch's edges at a tilt.)"""
     frac = inset + (np.arange(SAMPLES) + 0.5) / SAMPLES * (1 - 2 * inset) - 0.5
     middle = (np.abs(frac)[:, None] <= MIDDLE) & (np.abs(frac)[None, :] <= MIDDLE)
-    bgr, printed = patch_stats(sample_patches(rectified_bgr, rows, cols, inset), middle.ravel())
+    ring = None
+    if edge:
+        outer = np.abs(frac) == np.abs(frac).max()
+        ring = (outer[:, None] | outer[None, :]).ravel()
+    bgr, printed = patch_stats(
+        sample_patches(rectified_bgr, rows, cols, inset), middle.ravel(), ground=ring
+    )
     return srgb_to_linear(bgr[..., ::-1] / 255.0), printed
 
 

@@ -117,7 +117,7 @@ def read_cells(
     if highlight is None and fit and not any(palette.symbols):
         highlight = find_highlight(rectified_bgr, rows, cols)
     rectified_bgr = remove_highlight(rectified_bgr, highlight, rows, cols)
-    linear, printed = cell_features(rectified_bgr, rows, cols, inset)
+    linear, printed = cell_features(rectified_bgr, rows, cols, inset, edge=any(palette.symbols))
     symbols = None
     if any(palette.symbols):
         # Printed symbols (a LITS X or O) are print too, finer than the colour

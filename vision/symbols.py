@@ -30,8 +30,15 @@ import numpy as np
 
 # Each cell is resampled to this many pixels a side for shape features.
 SYMBOL_PX = 24
-# Print must differ from the cell ground by this many 8-bit levels.
+# Print must differ from the cell ground by this many 8-bit levels; on a
+# board whose print is faint (light print on a dark board in a shadow) by
+# this share of its clearest print's contrast, but never less than the floor
+# (sensor noise after the blur stays below it).
 MIN_CONTRAST = 18.0
+FAINT_SHARE = 0.4
+FLOOR_CONTRAST = 8.0
+# The board's clearest print: this percentile of the cells' contrast.
+CLEAR_PRINT = 95
 # Cells with clear print needed for the board's ink (dark or light) to be
 # decided by their vote rather than by every cell.
 BOARD_VOTES = 5
@@ -44,6 +51,11 @@ SPOKE_HALF_WIDTH = 0.06
 INNER = 0.32
 # A symbol's centre may sit this far off the cell's (share of the cell).
 SHIFT_MAX = 0.12
+# A grid line is a stroke running straight along (at least this share of)
+# the cell's whole side; an X's or an O's strokes cover at most about half
+# of any row or column. Stroke pixels count from this many levels.
+LINE_SPAN = 0.75
+LINE_LEVEL = MIN_CONTRAST
 
 
 def _masks(px: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -87,6 +99,25 @@ def stroke_maps(small: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np
     return _cells(dark, rows, cols), _cells(light, rows, cols)
 
 
+def grid_lines(strokes: np.ndarray, level: float) -> np.ndarray:
+    """Pixels of grid lines running across a cell: (rows, cols, P, P) bool.
+
+    ``strokes``: a stroke map (:func:`stroke_maps`), counted from ``level``. A grid found a little
+    off (a tenth of a cell at a lens's edge) moves the printed lines into
+    the part of the cell searched for print, where a blank cell would read
+    as an O; so the rows and columns of a cell that one straight stroke
+    crosses from side to side are left out, with a pixel either side (the
+    line's soft flank)."""
+    on = strokes >= level
+    across = np.zeros(on.shape, bool)
+    for axis in (-2, -1):
+        full = on.mean(axis=axis) >= LINE_SPAN  # (rows, cols, P): a line at that index
+        full[..., 1:] |= full[..., :-1].copy()
+        full[..., :-1] |= full[..., 1:].copy()
+        across |= full[..., None, :] if axis == -2 else full[..., :, None]
+    return across
+
+
 def stroke_map(rectified_bgr: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """Thin-stroke strength per pixel: (rows, cols, SYMBOL_PX, SYMBOL_PX) float32 levels."""
     dark, light = stroke_maps(_grey(rectified_bgr, rows, cols), rows, cols)
@@ -123,6 +154,17 @@ def _shape_features(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     return c, a, d
 
 
+def _levels(strokes: np.ndarray) -> np.ndarray:
+    """Each cell's print contrast: near the top of its central strokes (rows, cols)."""
+    return np.asarray(np.percentile(strokes[:, :, _INNER], 97, axis=-1))
+
+
+def _print_threshold(levels: np.ndarray) -> float:
+    """The contrast that tells print from a blank cell on this board."""
+    clear = float(np.percentile(levels, CLEAR_PRINT))
+    return float(np.clip(FAINT_SHARE * clear, FLOOR_CONTRAST, MIN_CONTRAST))
+
+
 def read_symbols(
     rectified_bgr: np.ndarray, rows: int, cols: int, choices: str = "XO."
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -133,18 +175,20 @@ def read_symbols(
     """
     small = _grey(rectified_bgr, rows, cols)
     dark, light = stroke_maps(small, rows, cols)
-    dark_level = np.percentile(dark[:, :, _INNER], 97, axis=-1)
-    light_level = np.percentile(light[:, :, _INNER], 97, axis=-1)
+    threshold = _print_threshold(np.maximum(_levels(dark), _levels(light)))
+    lines = grid_lines(dark, threshold) | grid_lines(light, threshold)
+    dark, light = np.where(lines, 0.0, dark), np.where(lines, 0.0, light)
+    dark_level, light_level = _levels(dark), _levels(light)
     # Dark print on a light board, or light print on a dark one (LITS "night").
     # One board has one ink, so the cells that clearly show print vote: a
     # single cell's own guess flips where the ground between a symbol and the
     # grid lines (a lens's barrel bends them into the cell) looks like print.
     own = dark_level >= light_level
-    sure = np.maximum(dark_level, light_level) >= 2 * MIN_CONTRAST
+    sure = np.maximum(dark_level, light_level) >= 2 * threshold
     votes = own[sure] if sure.sum() >= BOARD_VOTES else own.ravel()
     dark_print = np.full(own.shape, bool(2 * votes.sum() >= len(votes)))
     contrast = np.where(dark_print, dark_level, light_level)
-    printed = contrast >= MIN_CONTRAST
+    printed = contrast >= threshold
     # Shape from "ink": how far each pixel is from the cell's ground, towards
     # the print (dark print on a light board, or light print on a dark one),
     # relative to the print's contrast. Blur and small cells smear an O's
@@ -156,8 +200,8 @@ def read_symbols(
     signed = np.where(dark_print[..., None, None], grey, 255.0 - grey)
     inner = signed[:, :, _INNER]
     ground = np.percentile(inner, 80, axis=-1)
-    span = np.maximum(ground - np.percentile(inner, 3, axis=-1), MIN_CONTRAST)
-    ink = (ground[..., None, None] - signed) / span[..., None, None]
+    span = np.maximum(ground - np.percentile(inner, 3, axis=-1), threshold)
+    ink = np.where(lines, 0.0, (ground[..., None, None] - signed) / span[..., None, None])
     centre, axes, diagonals = _shape_features(ink)
     # X: crossing and diagonals inked, axes bare. O: axes and diagonals alike, centre bare.
     x_score = centre + diagonals - 2 * axes
@@ -165,7 +209,7 @@ def read_symbols(
     codes = np.where(printed, np.where(is_x, "X", "O"), ".")
     # Confidence: how clearly the print is there (or absent) and how clearly
     # the shape evidence separates X from O.
-    presence = np.clip(np.abs(contrast - MIN_CONTRAST) / MIN_CONTRAST, 0.0, 1.0)
+    presence = np.clip(np.abs(contrast - threshold) / threshold, 0.0, 1.0)
     shape = np.clip(np.abs(x_score) * 2.0, 0.0, 1.0)
     confidence = np.where(printed, np.minimum(presence, shape), presence)
     codes = np.where(np.isin(codes, list(choices)), codes, "?")

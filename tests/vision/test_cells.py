@@ -102,3 +102,24 @@ def test_a_band_along_a_side_is_not_print_but_a_symbol_is(side):
     assert printed[0, 0] < 0.06  # classify.PRINT_MIN: no print at all
     assert printed[0, 1] > 0.15  # classify.PRINT_FULL: clear print
     assert printed[0, 2] == 0.0
+
+
+def test_a_large_symbol_on_a_small_cell_is_measured_around():
+    # A LITS O on a 19 px cell, blurred as a camera sees it, darkens a third
+    # of the samples and more, and the kept samples' mean with them. With
+    # ``edge`` the colour is first measured on the patch's outer ring.
+    from vision.cells import cell_features
+    from vision.colour import srgb_to_linear
+
+    px, ground = 19, (150, 215, 235)
+    img = board(1, 1, px, ground)
+    cv2.circle(img, (px // 2, px // 2), 4, (40, 60, 90), 2)
+    img = cv2.GaussianBlur(img, (3, 3), 0.8)
+    assert (sample_patches(img, 1, 1, 0.15)[..., 1] < 150).mean() > 0.25  # a large symbol
+    want = srgb_to_linear(np.array(ground[::-1]) / 255.0)
+    around, _ = cell_features(img, 1, 1, inset=0.15, edge=True)
+    overall, _ = cell_features(img, 1, 1, inset=0.15)
+    off_around = np.abs(around[0, 0] - want).max()
+    off_overall = np.abs(overall[0, 0] - want).max()
+    assert off_around < 0.05
+    assert off_overall > 2 * off_around  # why the ring is needed
