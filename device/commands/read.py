@@ -30,6 +30,7 @@ from calibration.profile import Profile, ProfileError
 from device.cli import EXIT_NOT_FOUND, EXIT_OK, CliError, print_json
 from device.commands.score import load_cards
 from engine.bits import Board, load_settings, score_board
+from engine.lits import recoloured
 from vision.annotate import draw_reading
 from vision.draw import draw_grid, draw_miss
 from vision.gravity import settled
@@ -194,6 +195,11 @@ def run(args: argparse.Namespace) -> int:
             codes, moved = settled(codes, turn(reading.scores, k), reading.palette.codes)
             conf = np.where(moved, 0.5, conf)
         cells = ["".join(row) for row in codes.tolist()]
+        if palette.game == "lits" and (rows, cols) == GAME_GRIDS["lits"]:
+            # A piece's colour follows from its shape: an L read yellow is an L.
+            cells, changed = recoloured(cells)
+            for r, c in changed:
+                conf[r, c] = min(float(conf[r, c]), 0.5)
         out["corners"] = [
             [round(float(x), 2), round(float(y), 2)] for x, y in turn_corners(photo.fit.corners, k)
         ]

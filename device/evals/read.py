@@ -44,6 +44,7 @@ from calibration.profile import Profile
 from calibration.wizard import build_profile
 from device.cli import EXIT_OK, CliError, print_json
 from device.evals._data import shared_data_dir
+from engine.lits import recoloured
 from vision.gravity import settled
 from vision.orientation import gravity_quarters
 from vision.palette import Palette
@@ -278,9 +279,10 @@ def sim_board(
     codes = turn(reading.codes, k)
     if game == "bits":  # as tilewatch read does for a BITS board
         codes, _ = settled(codes, turn(reading.scores, k), reading.palette.codes)
-    board = compare(
-        name, frame.board, ["".join(r) for r in codes.tolist()], ms, **_tags(frame.conditions)
-    )
+    cells = ["".join(r) for r in codes.tolist()]
+    if game == "lits":  # as tilewatch read does: each piece in its shape's colour
+        cells, _ = recoloured(cells)
+    board = compare(name, frame.board, cells, ms, **_tags(frame.conditions))
     if game == "bits":
         board.upright = (gravity_quarters(reading.codes != ".")[0] - k) % 4 == 0
     return board

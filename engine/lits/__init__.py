@@ -9,7 +9,7 @@ event-sourced :class:`Game` that the table service and the camera tracker
 drive with JSON actions.
 """
 
-from engine.lits.decode import Decoded, decode
+from engine.lits.decode import Decoded, decode, recoloured
 from engine.lits.game import Game
 from engine.lits.judge import check_placement, judge, judge_piece
 from engine.lits.layout import DEFAULT_LAYOUT, Layout, LayoutError, builtin_names
@@ -48,6 +48,7 @@ __all__ = [
     "judge_piece",
     "placement_at",
     "read_rows",
+    "recoloured",
     "shape_of",
     "winner",
 ]

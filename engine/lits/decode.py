@@ -85,6 +85,57 @@ def region_problem(letter: str, cells: frozenset[Cell]) -> Verdict | None:
     return None
 
 
+def recoloured(rows: Sequence[str]) -> tuple[list[str], tuple[Cell, ...]]:
+    """The board as read by a camera, each piece in the colour of its shape.
+
+    A piece's colour follows from its shape (the L is red, the I yellow, the
+    T green, the S blue), so four cells of one colour in an L's shape are an
+    L whatever colour the camera saw there (a red L under a warm lamp's
+    highlight looks yellow). And three cells of one colour with a single
+    unsure (``?``) neighbour that makes them that colour's shape are that
+    piece. Nothing else changes: other regions are left for :func:`decode`
+    to report. ``rows``: 10 strings, ``?`` allowed; returns the rows and the
+    cells that changed.
+
+    >>> rows = ["III.......", "I........."] + [".........."] * 8
+    >>> recoloured(rows)[0][:2], recoloured(rows)[1]
+    (['LLL.......', 'L.........'], ((0, 0), (0, 1), (0, 2), (1, 0)))
+    >>> recoloured(["IIII......"] + [".........."] * 9)[1]
+    ()
+    >>> recoloured(["TTT.......", ".?........"] + [".........."] * 8)[0][:2]
+    ['TTT.......', '.T........']
+    """
+    grid = [list(row) for row in rows]
+    changed: list[Cell] = []
+    for letter, cells in regions(rows, LETTERS):
+        shape = shape_of(cells)
+        if len(cells) == 3:
+            completions = [
+                cell for cell in _unsure_around(grid, cells) if shape_of(cells | {cell}) == letter
+            ]
+            if len(completions) == 1:
+                r, c = completions[0]
+                grid[r][c] = letter
+                changed.append((r, c))
+                continue
+        if shape is None or shape == "O" or shape == letter:
+            continue
+        for r, c in sorted(cells):
+            grid[r][c] = shape
+            changed.append((r, c))
+    return ["".join(row) for row in grid], tuple(changed)
+
+
+def _unsure_around(grid: list[list[str]], cells: frozenset[Cell]) -> set[Cell]:
+    """The ``?`` cells sharing an edge with ``cells``."""
+    around = set()
+    for r, c in cells:
+        for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= q[0] < len(grid) and 0 <= q[1] < len(grid[0]) and grid[q[0]][q[1]] == "?":
+                around.add(q)
+    return around
+
+
 def decode(rows: str | Sequence[str], supply: int = SUPPLY) -> Decoded:
     """Read position text (see :mod:`engine.lits.text`) into pieces.
 

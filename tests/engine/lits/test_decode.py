@@ -145,3 +145,36 @@ def test_a_finished_board_with_one_misread_cell():
     assert (7, 6) in red.cells and len(red.cells) == 9
     assert green.cells == ((7, 7), (7, 8), (8, 7))
     assert len(decoded.pieces) == 12
+
+
+def test_a_piece_read_in_another_colour_takes_its_shape_s_colour():
+    # A red L seen yellow under a lamp: four cells in an L's shape are an L.
+    from engine.lits import recoloured
+
+    seen = ["III.......", "I...TTT...", ".....T...."] + [".........."] * 7
+    fixed, changed = recoloured(seen)
+    assert fixed[:3] == ["LLL.......", "L...TTT...", ".....T...."]
+    assert changed == ((0, 0), (0, 1), (0, 2), (1, 0))
+    assert "colour_mismatch" in reasons(decode(seen))
+    assert "colour_mismatch" not in reasons(decode(fixed))
+
+
+def test_only_single_tetrominoes_change_colour():
+    from engine.lits import recoloured
+
+    # Five yellow cells (two pieces merged, or a misread neighbour), a 2x2
+    # square and a lone cell: none is one piece, so none changes.
+    seen = ["IIIII.....", "..........", "SS........", "SS........", "......T..."]
+    seen += [".........."] * 5
+    assert recoloured(seen) == (seen, ())
+
+
+def test_an_unsure_cell_completes_a_piece_only_when_one_cell_can():
+    from engine.lits import recoloured
+
+    # Three green cells and one ? under the middle: only a T fits.
+    one = ["TTT.......", ".?........"] + [".........."] * 8
+    assert recoloured(one)[0][1] == ".T........"
+    # Three yellow cells in a row with a ? at either end: either makes an I.
+    two = ["?III?....."] + [".........."] * 9
+    assert recoloured(two) == (two, ())
