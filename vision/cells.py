@@ -81,7 +81,10 @@ def _median(a: np.ndarray, axis: int) -> np.ndarray:
 
 
 def patch_stats(
-    patches: np.ndarray, middle: np.ndarray | None = None, ground: np.ndarray | None = None
+    patches: np.ndarray,
+    middle: np.ndarray | None = None,
+    ground: np.ndarray | None = None,
+    around: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The dominant colour of each patch and its share of print.
 
@@ -90,15 +93,20 @@ def patch_stats(
     (a symbol, a letter) and are not glare. ``middle`` (n,) bool: the pixels
     where print is looked for (symbols sit in the middle of a cell; a tall
     neighbour's side or shadow creeps in at the edges). ``ground`` (n,) bool:
-    the pixels the colour is first measured on (all when None). See the
-    module docstring.
+    the pixels the colour is first measured on in the patches where
+    ``around`` (...,) bool is set (all pixels elsewhere). See the module
+    docstring.
     """
-    centre = _median(patches if ground is None else patches[..., ground, :], axis=-2)
+    centre = _median(patches, axis=-2)
+    if ground is not None and around is not None and around.any():
+        centre = np.where(around[..., None], _median(patches[..., ground, :], axis=-2), centre)
     diff = patches - centre[..., None, :]
     # Glare: brighter than the centre in every channel by a clear step.
     glare = diff.min(axis=-1) > GLARE_STEP
     d = np.abs(diff).sum(axis=-1)
-    scale = _median(d if ground is None else d[..., ground], axis=-1)
+    scale = _median(d, axis=-1)
+    if ground is not None and around is not None and around.any():
+        scale = np.where(around, _median(d[..., ground], axis=-1), scale)
     limit = np.maximum(OUTLIER_FACTOR * scale, OUTLIER_FLOOR)
     keep = (d <= limit[..., None]) & ~glare
     count = keep.sum(axis=-1)
@@ -154,25 +162,28 @@ def cell_bgr(rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2
 
 
 def cell_features(
-    rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2, edge: bool = False
+    rectified_bgr: np.ndarray,
+    rows: int,
+    cols: int,
+    inset: float = 0.2,
+    around: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Robust linear RGB (rows, cols, 3) and share of print (rows, cols) of every cell.
 
     Print is looked for within MIDDLE of the cell's centre (share of its side).
-    ``edge``: measure the colour first on the patch's outer ring of samples,
-    for a board that prints a large symbol on its cells (a LITS X or O): on
-    a small picture of the board the symbol's strokes, blurred, can cover
-    half the patch, and a median over it all lands on the ink; the ring
-    around the symbol is the cell's own colour. (Not for standing tiles,
-    whose neighbours' walls show along a patch's edges at a tilt.)"""
+    ``around`` (rows, cols) bool: cells whose colour is measured first on the
+    patch's outer ring of samples, the cells that show a large printed
+    symbol (a LITS X or O): on a small picture of the board the symbol's
+    strokes, blurred, can cover half the patch, and a median over it all
+    lands on the ink; the ring around the symbol is the cell's own colour.
+    (Not for other cells: a piece's bevel or a standing tile's neighbour
+    shows along a patch's edges.)"""
     frac = inset + (np.arange(SAMPLES) + 0.5) / SAMPLES * (1 - 2 * inset) - 0.5
     middle = (np.abs(frac)[:, None] <= MIDDLE) & (np.abs(frac)[None, :] <= MIDDLE)
-    ring = None
-    if edge:
-        outer = np.abs(frac) == np.abs(frac).max()
-        ring = (outer[:, None] | outer[None, :]).ravel()
+    outer = np.abs(frac) == np.abs(frac).max()
+    ring = (outer[:, None] | outer[None, :]).ravel()
     bgr, printed = patch_stats(
-        sample_patches(rectified_bgr, rows, cols, inset), middle.ravel(), ground=ring
+        sample_patches(rectified_bgr, rows, cols, inset), middle.ravel(), ring, around
     )
     return srgb_to_linear(bgr[..., ::-1] / 255.0), printed
 

@@ -117,13 +117,15 @@ def read_cells(
     if highlight is None and fit and not any(palette.symbols):
         highlight = find_highlight(rectified_bgr, rows, cols)
     rectified_bgr = remove_highlight(rectified_bgr, highlight, rows, cols)
-    linear, printed = cell_features(rectified_bgr, rows, cols, inset, edge=any(palette.symbols))
     symbols = None
     if any(palette.symbols):
         # Printed symbols (a LITS X or O) are print too, finer than the colour
         # lattice sees: a cell showing one is board, never a piece.
         symbols = read_symbols(rectified_bgr, rows, cols)
-        printed = np.maximum(printed, np.where(symbols[0] != ".", 1.0, 0.0))
+    shows = None if symbols is None else symbols[0] != "."
+    linear, printed = cell_features(rectified_bgr, rows, cols, inset, around=shows)
+    if shows is not None:
+        printed = np.maximum(printed, np.where(shows, 1.0, 0.0))
     clipped = clipped_channels(linear)
     if not shading:
         field = np.ones((rows, cols))

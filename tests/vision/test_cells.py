@@ -107,7 +107,7 @@ def test_a_band_along_a_side_is_not_print_but_a_symbol_is(side):
 def test_a_large_symbol_on_a_small_cell_is_measured_around():
     # A LITS O on a 19 px cell, blurred as a camera sees it, darkens a third
     # of the samples and more, and the kept samples' mean with them. With
-    # ``edge`` the colour is first measured on the patch's outer ring.
+    # ``around`` the colour is first measured on the patch's outer ring.
     from vision.cells import cell_features
     from vision.colour import srgb_to_linear
 
@@ -117,7 +117,7 @@ def test_a_large_symbol_on_a_small_cell_is_measured_around():
     img = cv2.GaussianBlur(img, (3, 3), 0.8)
     assert (sample_patches(img, 1, 1, 0.15)[..., 1] < 150).mean() > 0.25  # a large symbol
     want = srgb_to_linear(np.array(ground[::-1]) / 255.0)
-    around, _ = cell_features(img, 1, 1, inset=0.15, edge=True)
+    around, _ = cell_features(img, 1, 1, inset=0.15, around=np.ones((1, 1), bool))
     overall, _ = cell_features(img, 1, 1, inset=0.15)
     off_around = np.abs(around[0, 0] - want).max()
     off_overall = np.abs(overall[0, 0] - want).max()
