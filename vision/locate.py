@@ -47,6 +47,7 @@ from vision.rectify import (
     turn,
     upright_quarters,
 )
+from vision.squares import square_misfit
 
 # Largest side the outline search looks at; the lattice itself is measured on
 # the full-resolution pyramid, so this only bounds the cost of the search.
@@ -77,6 +78,11 @@ SAME_PLACE = 0.3
 LAGGING = 0.35
 # A fit is accepted when this share of line segments is supported.
 MIN_QUALITY = 0.45
+# A lattice whose cells could not be squares seen through a lens (see
+# vision.squares: boards found in rendered frames score up to about 0.04,
+# real photos up to 0.2 (resized to another shape, paper not flat), a
+# lattice of 2:1 cells 0.7).
+MAX_MISFIT = 0.35
 
 
 def as_bgr_or_gray(image: np.ndarray) -> np.ndarray:
@@ -365,6 +371,11 @@ def _refine_best(
         try:
             H2, found, s = lattice.refine_supported(pyramid, H, rows, cols, REFINE_PASSES)
             rank = s.value
+            if square_misfit(H2, (pyramid.shape[1], pyramid.shape[0])) > MAX_MISFIT:
+                # Not square cells through any lens: half a board stretched
+                # over the grid, lines of the ramp taken for cells.
+                done.append(H2)
+                continue
             # A grid that ends at its border beats a block cut from a larger one
             # (the check costs a look; it can only lower a rank, so skip it for
             # a candidate that is already behind).
