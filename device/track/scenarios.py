@@ -205,7 +205,11 @@ def bits_scene(
       the first (no hands: they are let go above the ramp);
     - ``("bad", s)``: the tile the game asks for, left resting a row above
       where it would land (in mid-air, against the rules) for ``s``
-      seconds, then taken back out.
+      seconds, then taken back out;
+    - ``("neutral", s)``: the grey neutral tile instead of the card's,
+      dropped where it lands first from the left on the lowest row: kept
+      when the rules allow it (once a round), else (a second one) left
+      there ``s`` seconds, then taken back out.
 
     Returns the script and the table set-up that deals the same cards."""
     from engine.bits import Board, Game, Tile, legal_drops
@@ -241,6 +245,21 @@ def bits_scene(
             table.wait(arg)
             table.take_back(piece, player=0)
             table.wait(1.0)
+        elif kind == "neutral":
+            seat = game.view()["players"][0]
+            before = Board.from_rows(seat["board"])
+            drop = min(legal_drops(before, Tile("NN")), key=lambda d: (-d.row, d.column))
+            piece = Piece(tuple(drop.cells), (drop.first, drop.second))
+            after = list(before.after(drop).rows())
+            verdict, _ = game.judge(0, after)
+            table.drop(piece, push=False, player=0, legal=verdict.legal, reason=verdict.reason)
+            if verdict.legal:
+                game.apply({"type": "place", "player": 0, "rows": after})
+                table.wait(1.0)
+            else:
+                table.wait(arg)
+                table.take_back(piece, player=0)
+                table.wait(1.0)
         elif kind == "drop":
             piece, _ = next_drop()
             table.drop(piece, push=False, player=0, legal=True, reason="ok")

@@ -36,8 +36,9 @@ from typing import Any, Protocol
 import numpy as np
 
 from device.track.rules import NotNow, Referee, Step, new_cells, with_cells
-from device.track.vote import Observation
+from device.track.vote import CANDIDATE_MARGINS, Observation
 from engine.errors import ActionError
+from engine.regions import regions
 from engine.verdict import Verdict
 
 log = logging.getLogger(__name__)
@@ -424,11 +425,19 @@ class BoardTracker:
         return Outcome("illegal", key, [Step(key, verdict)])
 
     def _with_hints(
-        self, board: list[str], unsure: dict[Cell, tuple[str, ...]]
+        self,
+        board: list[str],
+        unsure: dict[Cell, tuple[str, ...]],
+        obs: Observation | None = None,
     ) -> dict[Cell, tuple[str, ...]]:
         """Unsure cells with the codes the game expects there added (the
         card's colours, the letter of the shape the new cells form): the
-        reader may have ranked the true code too low to offer it."""
+        reader may have ranked the true code too low to offer it. With
+        ``obs``, only where the code is within the palette's
+        ``max_distance`` of the cell's best code (a reading all off, as
+        before the exposure is checked, keeps its hints): a cell torn
+        between "empty" and the grey tile is no red tile because red is
+        on the card."""
         assert self.known is not None
         empty = self.referee.empty
         fresh = [
@@ -440,8 +449,15 @@ class BoardTracker:
         hints = self.referee.likely_codes(fresh)
         if not hints:
             return unsure
+
+        def fits(cell: Cell, code: str) -> bool:
+            if obs is None:
+                return True
+            best = float(obs.distance[cell].min())
+            return obs.distance_of(cell, code) <= best + obs.max_distance
+
         return {
-            cell: tuple(dict.fromkeys([*options, *hints]))
+            cell: tuple(dict.fromkeys([*options, *(h for h in hints if fits(cell, h))]))
             if self.known[cell[0]][cell[1]] == empty
             else options
             for cell, options in unsure.items()
@@ -471,7 +487,7 @@ class BoardTracker:
         changed (after the camera moved or the light changed): only a clear,
         legal placement counts; anything else is taken for a misreading of
         an unchanged board and waits for the next change."""
-        unsure = self._with_hints(board, unsure)
+        unsure = self._with_hints(board, unsure, obs)
         if careful:
             sure = self._outcome(board) if not unsure else None
             if sure is not None and sure.kind != "illegal":
@@ -524,16 +540,47 @@ class BoardTracker:
         )
 
     def _plausible(self, outcome: Outcome, obs: Observation) -> dict[Cell, tuple[str, ...]]:
-        """Other codes within reach of the new cells (for a colour refusal)."""
+        """Other codes within reach of the new cells (for a colour refusal):
+        any colour that fits at all (a light or a white balance a little
+        off moves every colour, and the card's may come out second), but
+        "empty" only where the reader itself would offer it (within
+        :data:`~device.track.vote.CANDIDATE_MARGINS` palette margins of the
+        best code): a cell whose look changed and that reads clearly as a
+        tile holds one, and "nothing happened" must not swallow its refusal
+        (a second neutral tile on a grey ramp)."""
         assert self.known is not None
-        limit = obs.max_distance
+        empty = self.referee.empty
         options: dict[Cell, tuple[str, ...]] = {}
-        for r, c in new_cells(self.known, list(outcome.rows), self.referee.empty):
-            order = np.argsort(obs.distance[r, c])
-            near = [obs.alphabet[k] for k in order if obs.distance[r, c, k] <= limit]
+        fresh = new_cells(self.known, list(outcome.rows), empty)
+        partial = self._partial(fresh)
+        for r, c in fresh:
+            d = obs.distance[r, c]
+            order = np.argsort(d)
+            reach = float(d[order[0]]) + CANDIDATE_MARGINS * obs.min_margin
+            near = [
+                obs.alphabet[k]
+                for k in order
+                if d[k] <= obs.max_distance
+                and (obs.alphabet[k] != empty or d[k] <= reach or (r, c) in partial)
+            ]
             read = outcome.rows[r][c]
             options[(r, c)] = tuple(dict.fromkeys([read, *near]))[:3]
         return options
+
+    def _partial(self, cells: Sequence[Cell]) -> set[Cell]:
+        """The cells of ``cells`` in edge-connected groups smaller than one
+        piece: no piece covers them alone (a lone cell read as a tile is a
+        highlight or a shadow as likely as half a tile)."""
+        marked = with_cells(
+            [self.referee.empty * len(row) for row in self.known or []],
+            dict.fromkeys(cells, "#"),
+        )
+        return {
+            cell
+            for _, group in regions(marked, "#")
+            if len(group) < self.referee.piece_cells
+            for cell in group
+        }
 
     @staticmethod
     def _same_refusal(illegal: list[Outcome]) -> bool:

@@ -38,7 +38,8 @@ class Observation:
     mean distance to every code; ``alphabet``: the codes, in ``distance`` order;
     ``lab`` (rows, cols, 3) the mean colour (what the profile learns from);
     ``frames``: how many readings were voted; ``t``: stream time of the last;
-    ``max_distance``: the palette's limit beyond which a code does not fit.
+    ``max_distance``: the palette's limit beyond which a code does not fit;
+    ``min_margin``: by how much the best code must beat the runner-up.
     """
 
     codes: np.ndarray
@@ -50,6 +51,7 @@ class Observation:
     frames: int
     t: float
     max_distance: float = 30.0
+    min_margin: float = 5.0
 
     @property
     def rows(self) -> list[str]:
@@ -88,6 +90,7 @@ class Observation:
             self.frames,
             self.t,
             self.max_distance,
+            self.min_margin,
         )
 
 
@@ -136,5 +139,14 @@ def vote(readings: Sequence[Reading], t: float = 0.0) -> Observation:
         candidates.append(tuple(row))
     lab = np.mean([r.lab for r in readings], axis=0)
     return Observation(
-        codes, sure, tuple(candidates), mean, alphabet, lab, len(readings), t, th.max_distance
+        codes,
+        sure,
+        tuple(candidates),
+        mean,
+        alphabet,
+        lab,
+        len(readings),
+        t,
+        th.max_distance,
+        th.min_margin,
     )

@@ -86,6 +86,24 @@ def test_two_lits_pieces_within_one_second(tmp_path):
     result.table.close()
 
 
+def test_a_second_neutral_tile_on_a_grey_ramp_is_refused(tmp_path):
+    # The neutral tile is grey, the slate ramp dark grey: "nothing happened"
+    # fits the grey tile's cells within the palette's reach, but the
+    # reader sees the tile there far more clearly. Taken for nothing, the
+    # refusal was never shown and the players never told.
+    script, setup = bits_scene(3, ["drop", "neutral", "drop", ("neutral", 3.0), "drop"])
+    truth = truth_placed(script)
+    assert [e["reason"] for e in truth] == ["ok", "ok", "ok", "second_neutral", "ok"]
+    result = run(tmp_path, camera(script, art="slate"), "bits", setup)
+    assert result.kinds() == ["placed", "placed", "placed", "illegal", "cleared", "placed"]
+    assert result.of("placed")[1]["codes"] == "NN"
+    illegal = result.of("illegal")[0]
+    assert illegal["reason"] == "second_neutral"
+    assert sorted(illegal["cells"]) == sorted(truth[3]["cells"])
+    assert result.table.game.view()["players"][0]["board"] == final_board(script)
+    result.table.close()
+
+
 def stalled_slide(seed: int) -> tuple[Script, dict]:
     """A tile that catches half way down the ramp for a moment (shorter than
     the stillness gate waits), then slides on to rest."""
