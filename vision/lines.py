@@ -186,6 +186,16 @@ def _polarity(ridges: np.ndarray, empty: np.ndarray | None) -> float:
         )
         if len(between) >= MIN_SIDES:
             return 1.0 if _quantile(between, 0.5) >= 0 else -1.0
+        # A nearly full board has few sides between two empty cells, and the
+        # grooves between raised tiles (dark, on any print) outnumber its
+        # lines: the inner sides of the cells thought empty show the print
+        # (no groove lies beside a cell no tile covers).
+        inner = np.ones(ridges.shape, bool)
+        inner[0, :, 0] = inner[:, -1, 1] = inner[-1, :, 2] = inner[:, 0, 3] = False
+        own = ridges[e][inner[e]]
+        own = own[np.abs(own) >= MIN_LINE]
+        if len(own) >= MIN_SIDES:
+            return 1.0 if _quantile(own, 0.5) >= 0 else -1.0
     flat = ridges.ravel()
     strong = flat[np.abs(flat) >= _quantile(np.abs(flat), 0.5)]
     return 1.0 if float(np.sign(strong).sum()) >= 0 else -1.0

@@ -115,3 +115,31 @@ def test_a_hole_walled_in_by_tiles_says_less_and_grooves_are_no_lines():
     board = BITS.index(".")
     assert pen[5, 1, board] <= WALLED_SHARE * LINE_PENALTY + 1e-9
     assert pen[tiles_open][:, board].min() == pytest.approx(LINE_PENALTY)
+
+
+def test_a_nearly_full_board_takes_its_lines_colour_from_its_empty_cells():
+    # Light lines on a dark print, five cells left empty and none beside
+    # another; between the tiles run dark grooves (raised tiles' shadowed
+    # gaps), more of them than the lines showing. The empty cells' own sides
+    # say the print is light.
+    board = ["KYRBPN", "Y.BR.K", "RBPKYB", "P.YRBR", "BRK.PY", "NPBY.R"]
+    empty = np.array([[c == "." for c in row] for row in board])
+    image = render_board(
+        board,
+        dark_print(),
+        Light(kelvin=4000),
+        cell_px=48,
+        noise=2,
+        seed=5,
+        line_lab=(85.0, 0.0, 2.0),
+    )
+    tile = ~empty
+    for r in range(6):  # the grooves between two tiles, over the print
+        for k in range(1, 6):
+            if tile[r, k - 1] and tile[r, k]:
+                image[r * 48 : (r + 1) * 48, k * 48 - 1 : k * 48 + 1] = 12
+            if tile[k - 1, r] and tile[k, r]:
+                image[k * 48 - 1 : k * 48 + 1, r * 48 : (r + 1) * 48] = 12
+    lines = line_evidence(image, 6, 6, empty=empty)
+    assert lines.polarity == 1.0
+    assert (lines.most[empty] > 0.5).all()
