@@ -328,7 +328,11 @@ class BoardTracker:
         e = obs.alphabet.index(empty)
         gain = obs.distance - obs.distance[..., e : e + 1]  # each code against "empty"
         free = np.array([[ch == empty for ch in row] for row in self.known], bool)
-        looked = np.asarray(changed, bool) & free
+        # A cell believed covered by a tile the game does not hold (an old
+        # round's, a refused one) changes in look when that tile is taken
+        # away: leaving it empty costs nothing.
+        held = np.array([[ch != empty for ch in row] for row in self.seen or self.known], bool)
+        looked = np.asarray(changed, bool) & free & ~held
         # a cell whose look changed costs CHANGED_COST where a hypothesis
         # leaves it empty; a tile where the look did not change, UNCHANGED_COST
         gain = gain + np.where(looked, -CHANGED_COST, UNCHANGED_COST)[..., None]
@@ -356,6 +360,13 @@ class BoardTracker:
             return None  # something the game did not expect: judge the reading
         if lead < nothing - PLACED_LEAD and runner - lead >= TIE_LEAD:
             return self._outcome(rows)
+        if nothing < lead - PLACED_LEAD and (np.asarray(changed, bool) & free & held).any():
+            # Tiles the game does not hold were taken away, and nothing
+            # placed explains the look best (an old round swept off a ramp
+            # whose print a black tile resembles): the board is as the
+            # game has it, not a question about every cell that cannot
+            # tell black from the print.
+            return Outcome("rest", tuple(self.known))
         return None
 
     def _free_reading(

@@ -183,3 +183,19 @@ def test_a_ramp_seen_any_way_round(tmp_path):
         assert result.kinds() == ["placed"] * 4, roll
         assert result.table.game.view()["players"][0]["board"] == final_board(script), roll
         result.table.close()
+
+
+def test_a_new_round_on_the_black_ramp_is_no_question(tmp_path):
+    # Simulated game 21 (seeded conditions: the near-black "classic" print
+    # under a warm lamp-like light, where a black tile hardly differs from
+    # the print) ends its first round after 14 tiles; the players sweep the
+    # ramp. Every cell changes in look, and none can tell "empty" from
+    # "black tile": the swept tiles are gone, no question about the whole
+    # ramp is asked, and no phantom of them is refused against the next
+    # tiles.
+    from device.evals.track import run_game
+
+    result = run_game("bits", 21, moves=18)
+    assert result.placements == 18
+    assert result.problems == []
+    assert (result.right, result.false, result.missed, result.unsure) == (18, 0, 0, 0)
