@@ -501,7 +501,12 @@ class BoardTracker:
         unsure = self._with_hints(board, unsure, obs)
         if careful:
             sure = self._outcome(board) if not unsure else None
-            if sure is not None and sure.kind != "illegal":
+            if sure is not None and sure.kind == "legal":
+                return self._act(sure, obs.lab, t, settled=False)
+            drop = self._read_drop(obs)
+            if drop is not None:
+                return self._act(drop, obs.lab, t, settled=False)
+            if sure is not None and sure.kind == "rest":
                 return self._act(sure, obs.lab, t, settled=False)
             outcomes = [self._outcome(b) for _, b in self._combinations(board, unsure)]
             fits = {o.key(): o for o in outcomes if o.kind == "legal"}
@@ -531,6 +536,27 @@ class BoardTracker:
         if not legal and illegal and self._same_refusal(illegal):
             return self._act(illegal[0], obs.lab, t, settled=False)
         return self._ask(board, unsure, combos, obs, t)
+
+    def _read_drop(self, obs: Observation) -> Outcome | None:
+        """After a change of view or light: the one legal placement whose
+        every cell the reader is sure shows its code, on cells believed
+        empty. Kept to the belief there, a black tile dropped while the
+        camera was knocked would read as the black print it resembles and
+        be missed, and the next tile judged against the card it took."""
+        assert self.known is not None and self.seen is not None
+        empty = self.referee.empty
+        found = []
+        for rows, _ in self.referee.legal_boards(self.known):
+            cells = new_cells(self.known, rows, empty)
+            if cells and all(
+                obs.sure[r, c]
+                and str(obs.codes[r, c]) == rows[r][c]
+                and self.seen[r][c] == empty
+                and (r, c) not in self.stale
+                for r, c in cells
+            ):
+                found.append(rows)
+        return self._outcome(found[0]) if len(found) == 1 else None
 
     @staticmethod
     def _settled(outcomes: list[Outcome]) -> Outcome | None:

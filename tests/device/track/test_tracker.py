@@ -227,6 +227,25 @@ def test_an_old_tile_seen_gone_after_a_knock_is_gone_from_the_belief(table):
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 2], [5, 3]])]
 
 
+def test_a_tile_read_sure_after_a_knock_on_a_print_near_its_colour_is_recorded(table):
+    # The camera was knocked while the tile was dropped: the next look has
+    # no sign of change. The print is near the tile's colour ("empty" within
+    # the reader's keep distance, as a black tile on the dark "classic"
+    # ramp), yet every frame read the tile's colour with a clear margin.
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    after = [*EMPTY6[:5], tile + "...."]
+    obs = observe(after)
+    for c in (0, 1):
+        obs.distance[5, c, BITS.index(".")] = 12.0  # as near as the print reads
+    events = tracker.observe(obs, changed=None)
+    assert [(e["type"], e["cells"], e["codes"]) for e in events] == [
+        ("placed", [[5, 0], [5, 1]], tile)
+    ]
+    assert table.game.view()["players"][0]["board"] == after
+
+
 def test_a_correction_from_a_phone_is_believed(table):
     tracker = bits(table)
     tile = start_tile(table)
