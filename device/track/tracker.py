@@ -530,12 +530,30 @@ class BoardTracker:
         combos = [(choice, self._outcome(b)) for choice, b in self._combinations(board, unsure)]
         legal = {o.key(): o for _, o in combos if o.kind == "legal"}
         illegal = [o for _, o in combos if o.kind == "illegal"]
-        settled = self._settled([o for _, o in combos])
+        rest = not self._fresh_piece(unsure)
+        settled = self._settled([o for _, o in combos], rest)
         if settled is not None:
             return self._act(settled, obs.lab, t, settled=True)
-        if not legal and illegal and self._same_refusal(illegal):
+        maybe_nothing = any(o.kind == "rest" for _, o in combos)
+        if not legal and illegal and not maybe_nothing and self._same_refusal(illegal):
             return self._act(illegal[0], obs.lab, t, settled=False)
         return self._ask(board, unsure, combos, obs, t)
+
+    def _fresh_piece(self, unsure: dict[Cell, tuple[str, ...]]) -> bool:
+        """Whether the unsure cells that were believed empty and may now hold
+        a tile are, joined, at least a whole piece: then "nothing happened"
+        is no settlement (a black tile on the black print reads either way,
+        and refused by the rules it must be asked about, not let pass)."""
+        assert self.known is not None and self.seen is not None
+        empty = self.referee.empty
+        fresh = [
+            (r, c)
+            for (r, c), options in unsure.items()
+            if self.seen[r][c] == empty
+            and self.known[r][c] == empty
+            and any(o != empty for o in options)
+        ]
+        return len(fresh) > len(self._partial(fresh))
 
     def _read_drop(self, obs: Observation) -> Outcome | None:
         """After a change of view or light: the one legal placement whose
@@ -559,14 +577,15 @@ class BoardTracker:
         return self._outcome(found[0]) if len(found) == 1 else None
 
     @staticmethod
-    def _settled(outcomes: list[Outcome]) -> Outcome | None:
+    def _settled(outcomes: list[Outcome], rest: bool = True) -> Outcome | None:
         """What the game settles among the boards a reading may be: the one
-        legal placement, or (none legal) nothing new on the board."""
+        legal placement, or (none legal, and ``rest`` allowed) nothing new
+        on the board."""
         legal = {o.key(): o for o in outcomes if o.kind == "legal"}
         if len(legal) == 1:
             return next(iter(legal.values()))
-        rest = [o for o in outcomes if o.kind == "rest"]
-        return rest[0] if not legal and rest else None
+        nothing = [o for o in outcomes if o.kind == "rest"]
+        return nothing[0] if rest and not legal and nothing else None
 
     @staticmethod
     def _colour_doubt(outcome: Outcome) -> bool:

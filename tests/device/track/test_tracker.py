@@ -246,6 +246,27 @@ def test_a_tile_read_sure_after_a_knock_on_a_print_near_its_colour_is_recorded(t
     assert table.game.view()["players"][0]["board"] == after
 
 
+def test_a_wrong_black_tile_on_the_black_print_is_asked_about_not_let_pass(table):
+    # Two joined cells changed in look where nothing lay; the reader cannot
+    # tell a black tile from the dark print there. Black is not the tile
+    # the game asks for, so no reading is a legal placement; "nothing
+    # happened" must not settle it (a wrong tile let pass, and the next
+    # tile judged against the card): the players are asked.
+    tracker = bits(table)
+    tracker.sync()
+    assert "K" not in start_tile(table)
+    looked = [*EMPTY6[:5], "......"]
+    obs = observe(looked, unsure={(5, 0): ".K", (5, 1): ".K"})
+    changed = np.zeros((6, 6), bool)
+    changed[5, :2] = True
+    events = tracker.observe(obs, changed=changed)
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[5, 0], [5, 1]])]
+    assert set(events[0]["candidates"][0]) == {".", "K"}
+    # the players say what lies there: a black tile, which the rules refuse
+    done = tracker.confirm(events[0]["alert"], ["K", "K"])
+    assert [(e["type"], e["reason"]) for e in done] == [("illegal", "wrong_tile")]
+
+
 def test_a_correction_from_a_phone_is_believed(table):
     tracker = bits(table)
     tile = start_tile(table)
