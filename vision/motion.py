@@ -136,6 +136,24 @@ def moving_blocks(
     return changed
 
 
+def side_by_side(changed: np.ndarray) -> np.ndarray:
+    """The changed blocks (h, w) bool that have a changed neighbour (of 8).
+
+    >>> m = np.zeros((4, 5), bool); m[0, 0] = m[2, 2] = m[2, 3] = True
+    >>> side_by_side(m).astype(int).tolist()
+    [[0, 0, 0, 0, 0], [0, 0, 0, 0, 0], [0, 0, 1, 1, 0], [0, 0, 0, 0, 0]]
+    """
+    padded = np.pad(changed, 1).astype(np.int8)
+    h, w = changed.shape
+    around = sum(
+        padded[1 + dy : 1 + dy + h, 1 + dx : 1 + dx + w]
+        for dy in (-1, 0, 1)
+        for dx in (-1, 0, 1)
+        if dy or dx
+    )
+    return np.asarray(changed & (around > 0))
+
+
 def cell_means(patch: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> np.ndarray:
     """Mean colour of each cell's inner part, (rows, cols, C) float32, for a
     patch cut into ``rows`` x ``cols`` cells (count the ring cells too:

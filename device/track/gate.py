@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.motion import block_noise, exposure_gain, moving_blocks
+from vision.motion import block_noise, exposure_gain, moving_blocks, side_by_side
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,12 @@ class StillnessGate:
             return True
         s = self.settings
         gain = exposure_gain(previous, blocks)
-        changed = moving_blocks(previous, blocks, self.sigma, s.k, s.floor, gain)
+        # Whatever really moves (a hand, a sliding tile) changes blocks side
+        # by side, or one block clearly; a lone block changing a little is
+        # the camera's compression, whose errors hop from block to block
+        # between frames of a still scene.
+        changed = side_by_side(moving_blocks(previous, blocks, self.sigma, s.k, s.floor, gain))
+        changed |= moving_blocks(previous, blocks, self.sigma, 2 * s.k, 2 * s.floor, gain)
         self.changed = changed
         self.moved_blocks = int(np.count_nonzero(changed))
         if self.moved_blocks >= s.min_blocks:

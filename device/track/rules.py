@@ -320,6 +320,20 @@ class LitsReferee(_Referee):
         game = self._game()
         return None if game is None else game.turn
 
+    def legal_boards(self, before: Sequence[str]) -> list[tuple[Rows, float]]:
+        """Every board one legal piece would make of ``before`` (the game's
+        legal placements, each in its shape's colour). A piece's shape says
+        its colour, so four changed cells in an S's place are weighed as an
+        S even where a warm lamp on a dark print makes the blue look nearer
+        the board than the blue."""
+        game = self._game()
+        if game is None or game.over:
+            return []
+        return [
+            (with_cells(before, dict.fromkeys(piece.cells, piece.shape)), 0.0)
+            for piece in game.legal_moves()
+        ]
+
     def likely_codes(self, cells: Sequence[Cell]) -> tuple[str, ...]:
         letter = shape_of(cells)
         return (letter,) if letter in COLOURS else ()

@@ -73,8 +73,12 @@ MOTION_FRAMES = 60
 # needs before the tracker moves to it.
 MOVE_QUALITY = 0.8
 # A board found elsewhere is the same board if at most this share of its
-# ring looks different (the rest matching closely).
+# ring looks different (the rest matching closely), or if it is found in the
+# same new place again at least this many seconds later (a knocked camera
+# sees the table around the board from a new angle and under another part
+# of the lamp's light; a hand does not lie still in one place that long).
 RING_OUTLIERS = 0.25
+SAME_PLACE_S = 1.5
 # A gain g on sRGB levels is about g ** 2.2 on linear light.
 SRGB_EXPONENT = 2.2
 
@@ -164,6 +168,8 @@ class BoardWatch:
         self._next_search = float("-inf")
         self._looked_at: float | None = None  # when the still board was last examined
         self._misses = 0  # searches in this still spell that found no grid
+        # A new place the grid was found in whose ring did not match: (corners, when).
+        self._elsewhere: tuple[np.ndarray, float] | None = None
         self._new_light = False  # adopt the white balance of the next observation
         self._verified = False  # the locator confirmed the grid in this still spell
         self._searched: float | None = None  # when the locator last looked for a knocked view
@@ -597,8 +603,10 @@ class BoardWatch:
         # a wrong fit (say, fooled by a hand) matches hardly any. Unless the
         # grid we hold was itself a poor fit: then the better one wins.
         doubtful = self.fit.quality < MOVE_QUALITY
-        if not doubtful and (light.scale > s.unclear or ring.mean() > RING_OUTLIERS):
+        unlike = not doubtful and (light.scale > s.unclear or ring.mean() > RING_OUTLIERS)
+        if unlike and not self._found_there_before(corners, t):
             return [], "lost"  # not the board we knew: wait for a clearer look
+        self._elsewhere = None
         self.fit = moved
         self.gate.reset()
         self._reference = None
@@ -613,6 +621,19 @@ class BoardWatch:
             "shift_px": round(shift, 1),
         }
         return [event], "moved"
+
+    def _found_there_before(self, corners: np.ndarray, t: float) -> bool:
+        """Whether the grid was found at ``corners`` (within the shift that
+        counts as "here") on an earlier look, at least SAME_PLACE_S ago;
+        remembers this place otherwise."""
+        assert self.fit is not None
+        if self._elsewhere is not None:
+            before, since = self._elsewhere
+            gap = float(np.linalg.norm(corners - before, axis=1).mean())
+            if gap < self.settings.shift * self.fit.side_px():
+                return t - since >= SAME_PLACE_S
+        self._elsewhere = (corners, t)
+        return False
 
 
 def _codes(reading: Reading) -> np.ndarray:
