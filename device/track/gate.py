@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.motion import block_noise, exposure_gain, moving_blocks, side_by_side
+from vision.motion import block_changes, block_noise, exposure_gain, side_by_side
 
 
 @dataclass(frozen=True)
@@ -76,8 +76,9 @@ class StillnessGate:
         # by side, or one block clearly; a lone block changing a little is
         # the camera's compression, whose errors hop from block to block
         # between frames of a still scene.
-        changed = side_by_side(moving_blocks(previous, blocks, self.sigma, s.k, s.floor, gain))
-        changed |= moving_blocks(previous, blocks, self.sigma, 2 * s.k, 2 * s.floor, gain)
+        change = block_changes(previous, blocks, gain)
+        limit = max(s.k * self.sigma, s.floor)
+        changed = side_by_side(change > limit) | (change > 2 * limit)
         self.changed = changed
         self.moved_blocks = int(np.count_nonzero(changed))
         if self.moved_blocks >= s.min_blocks:
