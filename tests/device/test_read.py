@@ -87,3 +87,37 @@ def test_bad_input_is_exit_2_with_one_line(tmp_path):
         out = run_cli(*args)
         assert out.returncode == 2, args
         assert out.stderr.count("\n") == 1 and "tilewatch read:" in out.stderr
+
+
+def test_a_lits_piece_is_read_in_the_colour_of_its_shape(tmp_path, capsys):
+    # Four yellow cells in an L's shape (a red L under a lamp that makes it
+    # look yellow, drawn here in the I's own yellow): no LITS piece is a
+    # yellow L, so ``read`` reports an L there, with its confidence capped
+    # (the colour did not say so), and leaves the real T alone.
+    from calibration.palette import load_palette
+    from tests.vision.synth import Light, render_board
+
+    rows = [
+        "IIIX..O...",
+        "I..O.X..X.",
+        ".X....O...",
+        "..O..X....",
+        "X...O...O.",
+        ".O..X.....",
+        "...X...X..",
+        "O.....TTT.",
+        "..X..O.T..",
+        ".O...X..X.",
+    ]
+    image = render_board(
+        rows, load_palette("lits"), Light(kelvin=5000), cell_px=40, tile_symbols=False, seed=2
+    )
+    path = tmp_path / "lits.png"
+    cv2.imwrite(str(path), image)
+    h, w = image.shape[:2]
+    corners = f"0,0, {w},0, {w},{h}, 0,{h}"
+    assert main(["read", str(path), "--game", "lits", "--corners", corners, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["cells"][:2] == ["LLLX..O...", "L..O.X..X."]
+    assert out["cells"][7:9] == ["O.....TTT.", "..X..O.T.."]
+    assert max([*out["confidence"][0][:3], out["confidence"][1][0]]) <= 0.5
