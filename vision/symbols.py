@@ -53,9 +53,8 @@ INNER = 0.32
 SHIFT_MAX = 0.12
 # A grid line is a stroke running straight along (at least this share of)
 # the cell's whole side; an X's or an O's strokes cover at most about half
-# of any row or column. Stroke pixels count from this many levels.
+# of any row or column.
 LINE_SPAN = 0.75
-LINE_LEVEL = MIN_CONTRAST
 
 
 def _masks(px: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -102,12 +101,13 @@ def stroke_maps(small: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np
 def grid_lines(strokes: np.ndarray, level: float) -> np.ndarray:
     """Pixels of grid lines running across a cell: (rows, cols, P, P) bool.
 
-    ``strokes``: a stroke map (:func:`stroke_maps`), counted from ``level``. A grid found a little
-    off (a tenth of a cell at a lens's edge) moves the printed lines into
-    the part of the cell searched for print, where a blank cell would read
-    as an O; so the rows and columns of a cell that one straight stroke
-    crosses from side to side are left out, with a pixel either side (the
-    line's soft flank)."""
+    ``strokes``: a stroke map (:func:`stroke_maps`); its pixels count from
+    ``level`` (the board's print threshold). A grid found a little off (a
+    tenth of a cell at a lens's edge) moves the printed lines into the part
+    of the cell searched for print, where a blank cell would read as an O;
+    so the rows and columns of a cell that one straight stroke crosses from
+    side to side are left out, with a pixel either side (the line's soft
+    flank)."""
     on = strokes >= level
     across = np.zeros(on.shape, bool)
     for axis in (-2, -1):
