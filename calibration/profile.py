@@ -34,6 +34,7 @@ from calibration.geometry import GridGeometry
 from calibration.palette import palette_from_dict
 from calibration.tomlfile import read_toml
 from vision.classify import scores
+from vision.colour import lab_distance
 from vision.palette import Palette
 
 VERSION = 1
@@ -146,7 +147,7 @@ class Profile:
                     # board read darker than nominal reads its tiles darker
                     # too), and the colour is held near what was seen
                     self.anchor[k] = moved
-                elif _delta_e(moved, self.anchor[k], th) > th.drift:
+                elif float(lab_distance(moved, self.anchor[k], th.lightness_weight)) > th.drift:
                     continue
             lab[k] = moved
             self.samples[k] += 1
@@ -333,9 +334,3 @@ def _value(v: Any) -> str:
     if isinstance(v, list | tuple):
         return "[" + ", ".join(_value(x) for x in v) + "]"
     return _str(str(v))
-
-
-def _delta_e(a: np.ndarray, b: np.ndarray, th: Any) -> float:
-    """ΔE between two CIELAB colours with the palette's lightness weight."""
-    d = np.asarray(a, dtype=np.float64) - np.asarray(b, dtype=np.float64)
-    return float(math.sqrt((th.lightness_weight * d[0]) ** 2 + d[1] ** 2 + d[2] ** 2))

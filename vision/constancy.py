@@ -101,6 +101,19 @@ def _median(a: np.ndarray, axis: int) -> np.ndarray:
     return np.asarray((np.take(part, k - 1, axis=axis) + np.take(part, k, axis=axis)) / 2)
 
 
+def least_clipped(clip: np.ndarray) -> np.ndarray:
+    """The cells (N,) that may propose the light's colour, from ``clip``
+    (N, 3) bool: those with the fewest clipped channels (all unclipped
+    cells, when there are any); none when every channel of every cell is
+    clipped. A clipped channel's gain is then the highest it could be.
+
+    >>> least_clipped(np.array([[1, 0, 0], [1, 1, 0], [1, 0, 0]], bool)).tolist()
+    [True, False, True]
+    """
+    count = clip.sum(axis=1)
+    return np.asarray((count == count.min()) & (count.min() < clip.shape[1]))
+
+
 def _weighted_median(values: np.ndarray, weights: np.ndarray) -> float:
     order = np.argsort(values)
     cum = np.cumsum(weights[order])
@@ -257,10 +270,10 @@ def _search(
     cells with the fewest clipped channels propose anyway: a clipped channel
     then gives only the highest gain it could have, which the cost judges
     with that channel taken as a lower bound."""
-    count = clip.sum(axis=1)
-    obs = np.maximum(cells[count == count.min()], _FLOOR)
-    if count.min() == 3:
+    proposers = least_clipped(clip)
+    if not proposers.any():
         return g0[None, :]  # every channel of every cell clipped: only the start to try
+    obs = np.maximum(cells[proposers], _FLOOR)
     hyp = (target[anchor][:, None, :] / obs[None, :, :]).reshape(-1, 3)
     if not anchor.all():
         hyp = np.vstack([hyp, (target[~anchor][:, None, :] / obs[None, :, :]).reshape(-1, 3)])

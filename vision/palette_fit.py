@@ -50,7 +50,7 @@ from vision.classify import (
     scores_linear,
 )
 from vision.colour import linear_to_lab
-from vision.constancy import gain_prior, gains_between
+from vision.constancy import gain_prior, gains_between, least_clipped
 from vision.palette import GREYISH, Palette
 
 # Clusters are cut where complete linkage exceeds this many spreads.
@@ -329,8 +329,7 @@ def fit_palette(
     # When every cell has a clipped channel (a light board under a warm lamp
     # clips red), the least clipped propose: the clipped channel's gain is
     # then the highest it could be, and the cost takes it as a lower bound.
-    count = clip.sum(axis=1)
-    whole = count == count.min() if count.min() < 3 else ~clip.any(axis=1)
+    whole = least_clipped(clip)
     # Any grey may propose the light's colour, not only those marked neutral:
     # under a warm lamp the board and the grey tiles may all be clipped, and
     # a black tile is still black.

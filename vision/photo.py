@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.glare import find_highlight
 from vision.gridfit import GridFit
 from vision.locate import locate_grid
 from vision.palette import Palette
@@ -90,18 +89,24 @@ def read_photo(
         grid = found
     px = cell_px_for(grid)
     rectified = rectify(image, grid.homography, rows, cols, px)
-    # A lamp's highlight on glossy tiles, with a profile or without (the
-    # profile knows the colours, not where tonight's lamp shines).
-    highlight = None if any(palette.symbols) else find_highlight(rectified, rows, cols)
+    # A lamp's highlight on glossy tiles is looked for with a profile or
+    # without (the profile knows the colours, not where tonight's lamp shines).
     reading = read_cells(
-        rectified, rows, cols, palette, gains=gains, fit=fit_palette, highlight=highlight
+        rectified, rows, cols, palette, gains=gains, fit=fit_palette, look_for_highlight=True
     )
     if not fit_palette and _unexplained(reading):
         # The light is not what the profile knew (a lamp switched on since):
         # fit the profile's own colours to this photo, and keep whichever
         # reading is surer.
         refit = read_cells(
-            rectified, rows, cols, palette, gains=gains, fit=True, highlight=highlight
+            rectified,
+            rows,
+            cols,
+            palette,
+            gains=gains,
+            fit=True,
+            highlight=reading.highlight,
+            look_for_highlight=False,
         )
         if len(refit.unsure()) < len(reading.unsure()):
             reading = refit

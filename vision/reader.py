@@ -99,6 +99,7 @@ def read_cells(
     field: np.ndarray | None = None,
     inset: float = 0.15,
     highlight: Highlight | None = None,
+    look_for_highlight: bool | None = None,
 ) -> Reading:
     """Read a rectified board (BGR uint8, borders = the grid's outer edges).
 
@@ -110,11 +111,14 @@ def read_cells(
     ``field``: the brightness field to use instead of measuring it again (the
     last still frame's ``Reading.field``: the lamps have not moved).
     ``highlight``: the lamp's highlight to take off first (found once, when
-    the view or the light changed: :func:`vision.glare.find_highlight`). A
-    single photo (``fit``) looks for one itself, unless the board prints a
-    symbol in every cell (LITS): that print hides a highlight's slopes.
+    the view or the light changed: :func:`vision.glare.find_highlight`).
+    ``look_for_highlight``: look for one in this image when none is given
+    (default: for a single photo, ``fit``), unless the board prints a symbol
+    in every cell (LITS): that print hides a highlight's slopes. The reading
+    says what was taken off (``Reading.highlight``).
     """
-    if highlight is None and fit and not any(palette.symbols):
+    look = fit if look_for_highlight is None else look_for_highlight
+    if highlight is None and look and not any(palette.symbols):
         highlight = find_highlight(rectified_bgr, rows, cols)
     rectified_bgr = remove_highlight(rectified_bgr, highlight, rows, cols)
     symbols = None

@@ -34,9 +34,10 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from calibration.profile import Profile
+from calibration.profile import MAX_LIGHTNESS, Profile
 from vision.colour import lab_to_linear, linear_to_lab
 from vision.palette import Palette
+from vision.shading import luminance as linear_luminance
 
 # Tile cells to see before judging: two BITS tiles, or one LITS piece (a
 # piece is one colour: a printing whose yellow is unusually light could
@@ -59,12 +60,10 @@ MAX_FACTOR = 4.0
 # the sensor's black level moves them by a large factor.
 MIN_LIGHTNESS = 25.0
 
-_LUMA = np.array([0.2126729, 0.7151522, 0.0721750])  # Y of linear sRGB
-
 
 def luminance(lab: np.ndarray) -> np.ndarray:
     """CIE Y (0..1) of CIELAB colours (..., 3)."""
-    return np.asarray(lab_to_linear(np.asarray(lab, dtype=np.float64)) @ _LUMA)
+    return linear_luminance(lab_to_linear(np.asarray(lab, dtype=np.float64)))
 
 
 def scale_lab(lab: np.ndarray, factor: float) -> np.ndarray:
@@ -107,7 +106,7 @@ class ExposureCheck:
             seen = np.asarray(lab, dtype=np.float64)
             if want[0] < MIN_LIGHTNESS or not (np.all(np.isfinite(seen)) and seen[0] > 0.0):
                 continue
-            bright.append(bool(seen[0] > 100.0))
+            bright.append(bool(seen[0] > MAX_LIGHTNESS))
             ratios.append(math.log(float(luminance(want)) / float(luminance(seen))))
         # A cell read brighter than white is a highlight on it, unless a
         # whole piece of MIN_CELLS or more reads so (a LITS piece; a highlight

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.glare import Highlight, find_highlight
+from vision.glare import Highlight
 from vision.gridfit import GridFit
 from vision.locate import locate_grid
 from vision.orientation import support_score
@@ -133,10 +133,15 @@ def read_board(
     new light) unless the board prints a symbol in every cell; the reading
     says what was found (``Reading.highlight``)."""
     board = rectify(image, fit.homography, fit.rows, fit.cols, CELL_PX)
-    if highlight is None and look_for_highlight and not any(palette.symbols):
-        highlight = find_highlight(board, fit.rows, fit.cols)
     return read_cells(
-        board, fit.rows, fit.cols, palette, gains=gains, fit=fit_palette, highlight=highlight
+        board,
+        fit.rows,
+        fit.cols,
+        palette,
+        gains=gains,
+        fit=fit_palette,
+        highlight=highlight,
+        look_for_highlight=look_for_highlight,
     )
 
 

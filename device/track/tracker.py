@@ -120,8 +120,12 @@ class Pending:
     cells: tuple[Cell, ...] = ()
     candidates: tuple[tuple[str, ...], ...] = ()
     alert: int | None = None
-    lab: np.ndarray | None = None
     obs: Observation | None = None  # what the question was about (unsure)
+
+    @property
+    def lab(self) -> np.ndarray | None:
+        """The cells' colours when the question was asked (what an answer teaches)."""
+        return None if self.obs is None else self.obs.lab
 
 
 class BoardTracker:
@@ -784,7 +788,7 @@ class BoardTracker:
             [list(options) for options in candidates],
         )
         kept = replace(obs, lab=obs.lab.copy(), distance=obs.distance.copy())
-        self.pending = Pending("unsure", key, cells, candidates, alert, kept.lab, kept)
+        self.pending = Pending("unsure", key, cells, candidates, alert, kept)
         self._unsure = dict(zip(cells, candidates, strict=True))
         self.seen = list(board)
         return [

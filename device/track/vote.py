@@ -15,7 +15,7 @@ Codes are the palette's codes, not the printed symbols: a LITS cell reads
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -80,17 +80,13 @@ class Observation:
             for c, options in enumerate(row):
                 cand[r, c] = options
         turned = np.rot90(cand, k)
-        return Observation(
-            np.rot90(self.codes, k).copy(),
-            np.rot90(self.sure, k).copy(),
-            tuple(tuple(row) for row in turned.tolist()),
-            np.rot90(self.distance, k).copy(),
-            self.alphabet,
-            np.rot90(self.lab, k).copy(),
-            self.frames,
-            self.t,
-            self.max_distance,
-            self.min_margin,
+        return replace(
+            self,
+            codes=np.rot90(self.codes, k).copy(),
+            sure=np.rot90(self.sure, k).copy(),
+            candidates=tuple(tuple(row) for row in turned.tolist()),
+            distance=np.rot90(self.distance, k).copy(),
+            lab=np.rot90(self.lab, k).copy(),
         )
 
 
