@@ -250,7 +250,11 @@ class BoardTracker:
         still frames; only the same sight for :data:`CROWD_S` is judged (a
         heap of pieces dumped at once, which the rules then refuse)."""
         assert self.known is not None
-        n = len(new_cells(self.known, board, self.referee.empty))
+        # A tile of an old round still believed there is not new: counted,
+        # a round swept while the camera was knocked (every cell read afresh,
+        # the print where black tiles lay taken for black) waits for ever.
+        cells = new_cells(self.known, board, self.referee.empty)
+        n = len([cell for cell in cells if cell not in self.stale])
         if n <= 2 * self.referee.piece_cells:
             self._crowd = None
             return False

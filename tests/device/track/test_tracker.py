@@ -227,6 +227,40 @@ def test_an_old_tile_seen_gone_after_a_knock_is_gone_from_the_belief(table):
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 2], [5, 3]])]
 
 
+def test_old_tiles_still_lying_there_after_a_knock_do_not_read_as_a_hand(table):
+    # Three tiles recorded, then all three taken back by the game (undone on
+    # a phone, or a round ended) while they still lie on the ramp; the
+    # camera is knocked, so the next look has no sign of change and every
+    # cell is read afresh. Six covered cells the game does not hold are
+    # more than two tiles could be, but they are the old tiles, not an arm
+    # over the board: counted as new, the tracker waited for ever and every
+    # later drop was missed (simulated BITS game 41, 16 drops).
+    from engine.bits import Game
+
+    tracker = bits(table)
+    tile = start_tile(table)
+    probe = Game.new(table.game.setup)
+    first = [*EMPTY6[:5], tile + "...."]
+    probe.apply({"type": "place", "player": 0, "rows": first})
+    card = probe.view()["card"]
+    second = [*EMPTY6[:3], card[0] + ".....", card[1] + ".....", tile + "...."]
+    probe.apply({"type": "place", "player": 0, "rows": second})
+    card2 = probe.view()["card"]
+    third = [*second[:5], tile + card2 + ".."]
+    for before, after in ((EMPTY6, first), (first, second), (second, third)):
+        events = tracker.observe(observe(after), changed=_mask(after, before))
+        assert [e["type"] for e in events] == ["placed"]
+    for _ in range(3):
+        table.undo()
+    assert len(tracker.sync()) == 1 and len(tracker.stale) == 6
+    assert tracker.observe(observe(third), changed=None) == []
+    assert not tracker.deferred
+    # the starting tile dropped again, at the right of the floor: judged
+    again = [*third[:5], third[5][:4] + tile]
+    events = tracker.observe(observe(again), changed=_mask(again, third))
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 4], [5, 5]])]
+
+
 def test_a_tile_read_sure_after_a_knock_on_a_print_near_its_colour_is_recorded(table):
     # The camera was knocked while the tile was dropped: the next look has
     # no sign of change. The print is near the tile's colour ("empty" within
