@@ -51,3 +51,17 @@ def test_a_piece_whose_colour_looks_like_the_board_is_known_by_its_shape():
     assert result.placements >= 7
     assert result.missed == 0, result.problems
     assert result.false == 0, result.problems
+
+
+def test_a_blue_tile_on_a_dark_ramp_under_a_warm_lamp_is_blue_not_black():
+    # BITS table 46: a slate (dark grey) ramp under a 2700 K lamp, the
+    # camera's white balance barely on. The empty ramp is too dark to be
+    # taken for the light grey board of the nominal palette, so its colours
+    # are learnt as they look, warm; the blue tile (not seen yet) was
+    # expected in its daylight blue, and the warm dark blue it shows was
+    # nearer black: "wrong tile, a black double" for the card's blue double.
+    # Expected under the light the ramp shows, it is blue.
+    result = run_game("bits", 46, moves=4)
+    assert result.placements == 4
+    assert result.missed == 0, result.problems
+    assert result.false == 0, result.problems
