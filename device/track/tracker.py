@@ -521,6 +521,7 @@ class BoardTracker:
             if len(fits) == 1:
                 return self._act(next(iter(fits.values())), obs.lab, t, settled=True)
             log.info("board %s: unclear look after a change of view or light", self.board)
+            self._set_aside(board, unsure)
             return []
         if not unsure:
             outcome = self._outcome(board)
@@ -546,6 +547,31 @@ class BoardTracker:
         if not legal and illegal and not maybe_nothing and self._same_refusal(illegal):
             return self._act(illegal[0], obs.lab, t, settled=False)
         return self._ask(board, unsure, combos, obs, t)
+
+    def _set_aside(self, board: list[str], unsure: dict[Cell, tuple[str, ...]]) -> None:
+        """After an unclear careful look, the tiles read clearly where the
+        game holds none are believed there but not judged, as an old
+        round's are (stale): a refused tile put down while the camera was
+        knocked and taken away again changes the look of its cells, and
+        "changed" must not make it the card's tile placed there (a black
+        card on a print black resembles). Only joined cells enough for a
+        piece: a single cell is a misreading of the print (set aside, a
+        piece later put down over it, changing its look little, would be
+        judged a cell short)."""
+        assert self.known is not None and self.seen is not None
+        clear = set(new_cells(self.known, board, self.referee.empty)) - set(unsure)
+        marked = [
+            "".join("#" if (r, c) in clear else "." for c in range(len(row)))
+            for r, row in enumerate(board)
+        ]
+        seen = [list(row) for row in self.seen]
+        for _, group in regions(marked, "#"):
+            if len(group) < self.referee.piece_cells:
+                continue
+            for r, c in group:
+                self.stale.add((r, c))
+                seen[r][c] = board[r][c]
+        self.seen = ["".join(row) for row in seen]
 
     def _fresh_piece(self, unsure: dict[Cell, tuple[str, ...]]) -> bool:
         """Whether the unsure cells that were believed empty and may now hold

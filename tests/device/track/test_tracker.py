@@ -280,6 +280,32 @@ def test_a_tile_read_sure_after_a_knock_on_a_print_near_its_colour_is_recorded(t
     assert table.game.view()["players"][0]["board"] == after
 
 
+def test_a_wrong_tile_seen_only_after_a_knock_and_taken_away_is_not_the_cards_tile(table):
+    # The camera was knocked while a wrong tile was put down: the careful
+    # look after the knock sees it clearly but does not judge it (a refusal
+    # right after a knock is too often a misreading). Then it is taken
+    # away. Its cells change in look and read empty, with the card's colour
+    # close behind (a black card on a dark print): that is the wrong tile
+    # gone, not the card's tile placed where it lay (simulated BITS game 2,
+    # "placed KK" for a red tile taken off).
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    wrong = next(c for c in "RYBPK" if c not in tile)
+    knocked = [*EMPTY6[:5], wrong + wrong + "...."]
+    assert tracker.observe(observe(knocked), changed=None) == []
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+    gone = observe(EMPTY6)
+    for c, code in enumerate(tile):
+        gone.distance[5, c, BITS.index(code)] = 6.8  # as near as the print reads
+    assert tracker.observe(gone, changed=_mask(EMPTY6, knocked)) == []
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+    # the card's tile really dropped there next is judged
+    after = [*EMPTY6[:5], tile + "...."]
+    events = tracker.observe(observe(after), changed=_mask(after, EMPTY6))
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 0], [5, 1]])]
+
+
 def test_a_wrong_black_tile_on_the_black_print_is_asked_about_not_let_pass(table):
     # Two joined cells changed in look where nothing lay; the reader cannot
     # tell a black tile from the dark print there. Black is not the tile
