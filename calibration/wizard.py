@@ -26,6 +26,7 @@ from vision.colour import lab_to_linear, linear_to_lab
 from vision.constancy import gains_between
 from vision.palette import Palette
 from vision.reader import Reading, read_cells
+from vision.shading import luminance
 
 _FIX = re.compile(r"^(\d+)\s*,\s*(\d+)\s*=\s*(\S)$")
 
@@ -110,20 +111,43 @@ def _unseen_from_nominal(profile: Profile, nominal: Palette) -> Palette:
     The profile's white balance made its greys grey; if the board print is
     really cream, every learnt colour sits a little bluer than nominal. The
     same cast, measured on the colours that were seen (a von Kries gain per
-    channel), is applied to the unseen ones, so they stay consistent."""
+    channel), is applied to the unseen ones, so they stay consistent. With
+    fewer than two colours seen besides the board (an empty ramp), the cast
+    is what the grey colours seen show in place of grey: a dark print under
+    a warm lamp, which no white balance took for the grey it is, learns
+    warm, and a blue tile expected in daylight blue would read black."""
     pal = profile.palette
     pairs = [
         (k, nominal.names.index(name)) for k, name in enumerate(pal.names) if name in nominal.names
     ]
     # The board's print is no reference: its nominal colour is only a guess.
     seen = [(k, j) for k, j in pairs if profile.samples[k] > 0 and not nominal.board[j]]
-    cast = np.ones(3)
     if len(seen) >= 2:
         ks, js = (list(v) for v in zip(*seen, strict=True))
         cast = gains_between(lab_to_linear(nominal.lab[js]), lab_to_linear(pal.lab[ks]))
+    else:
+        greys = [(k, j) for k, j in pairs if profile.samples[k] > 0 and nominal.neutral[j]]
+        cast = _grey_cast(pal.lab[[k for k, _ in greys]], profile.samples[[k for k, _ in greys]])
     lab, spread = pal.lab.copy(), pal.spread.copy()
     for k, j in pairs:
         if profile.samples[k] == 0:
             lab[k] = linear_to_lab(lab_to_linear(nominal.lab[j]) * cast)
             spread[k] = nominal.spread[j]
     return pal.with_lab(lab, spread)
+
+
+def _grey_cast(lab: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The light's colour per linear RGB channel (luminance one) that grey
+    colours seen as ``lab`` (n, 3) show, weighted by ``weights`` (n,); ones
+    when there are none. Only their chroma counts: how light a print is
+    says nothing of the light.
+
+    >>> [round(float(v), 2) for v in _grey_cast(np.array([[50.0, 0.0, 0.0]]), np.ones(1))]
+    [1.0, 1.0, 1.0]
+    """
+    if len(lab) == 0 or float(weights.sum()) <= 0:
+        return np.ones(3)
+    grey = lab_to_linear(lab)
+    ratio = grey / np.maximum(luminance(grey), 1e-9)[:, None]
+    mean = np.exp((np.log(np.clip(ratio, 1e-3, None)) * weights[:, None]).sum(0) / weights.sum())
+    return np.asarray(mean / luminance(mean))

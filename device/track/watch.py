@@ -45,7 +45,6 @@ from device.track.observe import (
 )
 from device.track.tracker import BoardTracker
 from device.track.vote import Observation, code_distances, vote
-from vision.colour import lab_to_linear, linear_to_lab
 from vision.glare import Highlight
 from vision.gridfit import GridFit
 from vision.locate import locate_grid
@@ -61,7 +60,6 @@ from vision.motion import (
 from vision.orientation import frame_widths, top_edge
 from vision.palette import Palette
 from vision.reader import Reading
-from vision.shading import luminance
 
 log = logging.getLogger(__name__)
 
@@ -650,53 +648,15 @@ def _learnt_profile(
     """A profile from one reading of a board whose cells the game knows.
 
     Colours seen on the board are learnt from it; colours not on the board
-    yet keep their nominal values (a palette fitted to an empty board bends
-    the unseen colours towards what it sees, and would misread the first
-    tile)."""
+    yet keep their nominal values, under the light the seen ones show (a
+    palette fitted to an empty board bends the unseen colours towards what
+    it sees, and would misread the first tile)."""
     known = (
         {}
         if accepted is None
         else {(r, c): code for r, row in enumerate(accepted) for c, code in enumerate(row)}
     )
-    profile = build_profile(reading, known, corners=corners)
-    lab = profile.palette.lab.copy()
-    spread = profile.palette.spread.copy()
-    cast = _cast(profile, nominal)
-    for k, name in enumerate(profile.palette.names):
-        if profile.samples[k] == 0 and name in nominal.names:
-            j = nominal.names.index(name)
-            lab[k] = linear_to_lab(lab_to_linear(nominal.lab[j]) * cast)
-            spread[k] = nominal.spread[j]
-    profile.palette = profile.palette.with_lab(lab, spread)
-    return profile
-
-
-def _cast(profile: Profile, nominal: Palette) -> np.ndarray:
-    """The colour of the light the profile's colours were learnt under, per
-    linear RGB channel (luminance one): what its learnt grey colours (an
-    empty ramp) show in place of grey. A colour not seen yet is expected
-    under that light too: read with no white balance of its own (a dark
-    print under a warm lamp, which the balance cannot take for the grey it
-    is), the board learns warm, and a blue tile in nominal blue would be
-    nearer black than blue."""
-    pal = profile.palette
-    weights = np.array(
-        [
-            profile.samples[k]
-            if name in nominal.names and nominal.neutral[nominal.names.index(name)]
-            else 0.0
-            for k, name in enumerate(pal.names)
-        ]
-    )
-    if weights.sum() <= 0:
-        return np.ones(3)
-    grey = lab_to_linear(pal.lab[weights > 0])
-    level = luminance(grey)[:, None]
-    ratio = np.where(level > 0, grey / np.maximum(level, 1e-9), 1.0)
-    cast = np.exp(
-        (np.log(np.clip(ratio, 1e-3, None)) * weights[weights > 0, None]).sum(0) / weights.sum()
-    )
-    return np.asarray(cast / luminance(cast))
+    return build_profile(reading, known, corners=corners, nominal=nominal)
 
 
 def _first_reading(

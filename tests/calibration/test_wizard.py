@@ -65,3 +65,27 @@ def test_light_change_without_the_constancy_would_fail():
     codes = ["".join(row) for row in frozen.codes().tolist()]
     wrong = sum(a != b for a, b in zip("".join(codes), "".join(LATER), strict=True))
     assert wrong >= 10
+
+
+def test_an_empty_dark_ramp_seen_warm_expects_the_unseen_tiles_warm_too():
+    # Measured on simulated BITS table 46 (a slate ramp under a 2700 K lamp,
+    # the camera's white balance barely on): the empty ramp learns as
+    # L 30.6 a 4.1 b 19.1 with no balance of its own, and the first blue
+    # tile then shows L 31.3 a -13.4 b -8.1. Against the daylight blue that
+    # is nearer black; against blue under the ramp's warm cast, blue.
+    from calibration.profile import Profile
+    from calibration.wizard import _unseen_from_nominal
+    from vision.colour import lab_distance
+
+    profile = Profile.start(BITS, 6, 6)
+    profile.learn([(".", (30.6, 4.1, 19.1))] * 36, trusted=True)
+    palette = _unseen_from_nominal(profile, BITS)
+    tile = np.array([31.3, -13.4, -8.1])
+    w = BITS.thresholds.lightness_weight
+    blue, black = (palette.lab[BITS.index(code)] for code in "BK")
+    assert lab_distance(tile, blue, w) < lab_distance(tile, black, w)
+    nominal_blue, nominal_black = (BITS.lab[BITS.index(code)] for code in "BK")
+    assert lab_distance(tile, nominal_blue, w) > lab_distance(tile, nominal_black, w)
+    # a warm cast: the expected blue is yellower than daylight blue, as light
+    assert palette.lab[BITS.index("B")][2] > nominal_blue[2] + 10
+    assert abs(palette.lab[BITS.index("B")][0] - nominal_blue[0]) < 10
