@@ -559,19 +559,10 @@ class BoardTracker:
         piece later put down over it, changing its look little, would be
         judged a cell short)."""
         assert self.known is not None and self.seen is not None
-        clear = set(new_cells(self.known, board, self.referee.empty)) - set(unsure)
-        marked = [
-            "".join("#" if (r, c) in clear else "." for c in range(len(row)))
-            for r, row in enumerate(board)
-        ]
-        seen = [list(row) for row in self.seen]
-        for _, group in regions(marked, "#"):
-            if len(group) < self.referee.piece_cells:
-                continue
-            for r, c in group:
-                self.stale.add((r, c))
-                seen[r][c] = board[r][c]
-        self.seen = ["".join(row) for row in seen]
+        clear = [c for c in new_cells(self.known, board, self.referee.empty) if c not in unsure]
+        whole = set(clear) - self._partial(clear)
+        self.stale |= whole
+        self.seen = with_cells(self.seen, {(r, c): board[r][c] for r, c in whole})
 
     def _fresh_piece(self, unsure: dict[Cell, tuple[str, ...]]) -> bool:
         """Whether the unsure cells that were believed empty and may now hold
