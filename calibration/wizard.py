@@ -148,6 +148,7 @@ def _grey_cast(lab: np.ndarray, weights: np.ndarray) -> np.ndarray:
     if len(lab) == 0 or float(weights.sum()) <= 0:
         return np.ones(3)
     grey = lab_to_linear(lab)
-    ratio = grey / np.maximum(luminance(grey), 1e-9)[:, None]
-    mean = np.exp((np.log(np.clip(ratio, 1e-3, None)) * weights[:, None]).sum(0) / weights.sum())
-    return np.asarray(mean / luminance(mean))
+    # the same greys as they would look under a white light of their brightness
+    white = np.repeat(luminance(grey)[:, None], 3, axis=1)
+    cast = gains_between(white, grey, weights)
+    return np.asarray(cast / luminance(cast))
