@@ -11,9 +11,10 @@ run the colour reader only when the board has just come to rest.
 Three questions are asked of a patch, each robust to what a table throws at
 a camera:
 
-- *did anything move since the last frame?* (:func:`moving_blocks`): block
+- *did anything move since the last frame?* (:func:`block_changes`): block
   means compared after undoing a global exposure step, against the sensor's
   own noise (:func:`block_noise`), so auto-exposure and noise are not motion;
+  what really moves changes blocks side by side (:func:`side_by_side`);
 - *which cells differ from the board as last accepted, and did the light
   change?* (:func:`fit_light`): per-cell log ratios against a reference patch,
   with the light modelled as a smooth gain field per channel fitted robustly,
@@ -116,21 +117,6 @@ def block_noise(previous: np.ndarray, current: np.ndarray, gain: np.ndarray | No
     ``gain``: the exposure step between them, if already known."""
     g = exposure_gain(previous, current) if gain is None else gain
     return float(np.median(np.abs(current - previous * g)) * 1.4826)
-
-
-def moving_blocks(
-    previous: np.ndarray,
-    current: np.ndarray,
-    sigma: float,
-    k: float = 6.0,
-    floor: float = 4.0,
-    gain: np.ndarray | None = None,
-) -> np.ndarray:
-    """Blocks (h, w) bool whose colour changed by more than ``k`` noise
-    sigmas (at least ``floor`` levels) in any channel, after a global
-    exposure step between the frames (``gain``, estimated if None) is
-    taken out."""
-    return block_changes(previous, current, gain) > max(k * sigma, floor)
 
 
 def block_changes(
