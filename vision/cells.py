@@ -48,8 +48,10 @@ PRINT_STEP = 45.0
 PRINT_FACTOR = 3.0
 # Symbols sit within this distance of a cell's centre (share of its side).
 MIDDLE = 0.26
-# Light print covering more of the middle than this is taken for glare.
+# Light print covering more of the middle than this is taken for glare,
 SYMBOL_SHARE_MAX = 0.6
+# unless no more than this share of the ring around the middle is glare.
+RING_GLARE = 0.05
 # A row (or column) of the patch with at least this share of pixels off the
 # colour, in an unbroken run from the patch's edge, is a band along the
 # cell's side (a tall neighbour's wall or shadow seen at a tilt), not print:
@@ -116,14 +118,20 @@ def patch_stats(
     # A light tint printed on a dark tile looks like glare pixel by pixel;
     # what tells them apart is size: a symbol is a small part of the patch,
     # a highlight a large smooth one.
+    # Unless the ring around the middle is clear: a highlight that large
+    # fades out over the ring, a symbol ends at its edge (on a small
+    # picture of the board a blurred symbol fills most of the middle).
+    ring_clear = np.zeros(patches.shape[:-2], bool)
     if middle is not None:
         band = _edge_bands(far)
         if band is not None:
             far = far & ~band
+        ring_clear = glare[..., ~middle].mean(axis=-1) <= RING_GLARE
         far, glare = far[..., middle], glare[..., middle]
     dark_ink = (far & ~glare).mean(axis=-1)
     light_ink = (far & glare).mean(axis=-1)
-    printed = dark_ink + np.where(light_ink <= SYMBOL_SHARE_MAX, light_ink, 0.0)
+    symbol = (light_ink <= SYMBOL_SHARE_MAX) | ring_clear
+    printed = dark_ink + np.where(symbol, light_ink, 0.0)
     return colour, printed
 
 

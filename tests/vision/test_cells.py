@@ -123,3 +123,25 @@ def test_a_large_symbol_on_a_small_cell_is_measured_around():
     off_overall = np.abs(overall[0, 0] - want).max()
     assert off_around < 0.05
     assert off_overall > 2 * off_around  # why the ring is needed
+
+
+def test_a_light_symbol_filling_the_middle_of_a_small_black_tile_is_print_not_glare():
+    # A black tile seen 25 px a side: its light symbol, blurred, covers most
+    # of the patch's middle, as a highlight would. What tells them apart is
+    # the ring around the middle: the symbol ends before it, a highlight that
+    # large fades out over it. On the classic (near-black) ramp print the
+    # symbol is all that says a black tile lies there.
+    from vision.cells import cell_features
+
+    px = 25
+    img = board(1, 2, px, (34, 34, 36))
+    cv2.rectangle(img, (7, 7), (15, 15), (125, 125, 127), -1)  # the symbol, cell 0
+    y, x = np.mgrid[0:px, 0:px]
+    spot = 140 * np.exp(-((x - 12) ** 2 + (y - 12) ** 2) / (2 * 5.0**2))  # a highlight, cell 1
+    img[:, px:] = np.clip(img[:, px:] + spot[..., None], 0, 255).astype(np.uint8)
+    img = cv2.GaussianBlur(img, (3, 3), 0.6)
+    lit = sample_patches(img, 1, 2, 0.15)[0, 0, :, 1].reshape(SAMPLES, SAMPLES) > 64
+    assert lit[1:-1, 1:-1].mean() > 0.6 and lit.mean() < 0.5  # most of the middle, under half
+    _, printed = cell_features(img, 1, 2, inset=0.15)
+    assert printed[0, 0] > 0.15  # classify.PRINT_FULL: clear print
+    assert printed[0, 1] < 0.06  # classify.PRINT_MIN: no print at all
