@@ -98,6 +98,10 @@ class WatchSettings:
     on colours becomes a question (the players' answers teach the new light);
     ``knocked_s``: still this long with the ring unlike before, and the
     camera may have been knocked: search;
+    ``table_changed_s``: still this long with the grid where it was and
+    the ring unlike it was when last clear, and it is not an arm resting
+    across it (no hand rests that long) but the table around the board
+    that changed: look afresh;
     ``moved``: below this edge-map correlation, the view may have moved;
     ``shift``: corners this share of the grid's side away mean it did."""
 
@@ -113,6 +117,7 @@ class WatchSettings:
     shift: float = 0.02
     unclear: float = 0.06
     knocked_s: float = 1.0
+    table_changed_s: float = 6.0
     doubt_s: float = 30.0
     gate: GateSettings = field(default_factory=GateSettings)
 
@@ -173,6 +178,11 @@ class BoardWatch:
         self._new_light = False  # adopt the white balance of the next observation
         self._verified = False  # the locator confirmed the grid in this still spell
         self._searched: float | None = None  # when the locator last looked for a knocked view
+        # The ring as last seen clear of arms (it matched the reference), and
+        # the grid it was seen around: after a long still spell that does not
+        # match the reference, it tells an arm resting across the ring now
+        # from a reference taken with one.
+        self._clear_ring: tuple[GridFit, np.ndarray] | None = None
         self._open_turn = False  # BITS: which way up is still open (an empty ramp)
         self._alt_turn: int | None = None  # the other way up the first tile allowed
         m = self.settings.margin
@@ -262,7 +272,7 @@ class BoardWatch:
         """Nothing moved since the last frame: compare the board with the
         reference. Cheap, unless the picture no longer matches it (then the
         locator looks for the grid)."""
-        assert self._reference is not None
+        assert self.fit is not None and self._reference is not None
         s = self.settings
         now = self._cells_and_edges(patch)
         light = fit_light(self._reference.cells, now.cells, use=self._ring)
@@ -280,12 +290,13 @@ class BoardWatch:
                 return []
             self._searched = t
             events, where = self._maybe_moved(image, t)
-            if where == "here":
+            if where == "here" and not self._arm_across(now.cells, t):
                 # The grid is where it was, still the picture does not match
                 # the reference for a second: the reference is what is wrong
                 # (taken with a hand in view). Look afresh, carefully.
                 self._reference = None
             return events
+        self._clear_ring = (self.fit, now.cells)
         if (changed & self._ring).any() and not self._verified:
             # A few cells of the ring look different: a hand's edge, a knock,
             # or a piece by the edge that shades it. The locator decides.
@@ -565,6 +576,17 @@ class BoardWatch:
         """Look for the lamp's highlight again on the next read (the view,
         the way up or the light changed)."""
         self.highlight, self._look_for_highlight = None, True
+
+    def _arm_across(self, cells: np.ndarray, t: float) -> bool:
+        """Whether something still lies across the ring (``cells``: this
+        frame's cell means, ring included) that was not there when it was
+        last seen clear around this grid: an arm resting over the board,
+        whose hand would be read as tiles. Not past ``table_changed_s``."""
+        if self._clear_ring is None or self._clear_ring[0] is not self.fit:
+            return False
+        if self.gate.still_for(t) >= self.settings.table_changed_s:
+            return False
+        return fit_light(self._clear_ring[1], cells, use=self._ring).scale > self.settings.unclear
 
     def _maybe_moved(self, image: np.ndarray, t: float) -> tuple[list[Event], str]:
         """Search for the grid near where it was. Returns the events and

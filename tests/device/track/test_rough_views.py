@@ -65,3 +65,20 @@ def test_a_blue_tile_on_a_dark_ramp_under_a_warm_lamp_is_blue_not_black():
     assert result.placements == 4
     assert result.missed == 0, result.problems
     assert result.false == 0, result.problems
+
+
+def test_a_hand_resting_across_the_ramp_edge_is_waited_out_not_read():
+    # BITS table 12: a slate ramp under a 2800 K lamp. A player's hand rests
+    # over the ramp for 3.4 s (150.8-154.2 s) while the next card is turned;
+    # the arm across the ramp's edge and its shadow make the ring around the
+    # board unlike the last judged picture. After a second of that the
+    # camera may have been knocked: the grid was found where it was, and
+    # the picture taken for right, the last one for wrong: read afresh with
+    # the hand there, its shadow on two cells made a black double, the
+    # card's tile, "placed" at 152.9 s; the real one at 155.9 s was missed.
+    # The ring is now also compared with how it looked when last clear: an
+    # arm still lies across it, so the board is not read until it leaves.
+    result = run_game("bits", 12, moves=37)
+    assert result.placements == 37
+    assert result.missed == 0, result.problems
+    assert result.false == 0, result.problems
