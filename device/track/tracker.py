@@ -229,6 +229,7 @@ class BoardTracker:
         if self.deferred:
             return events
         board, unsure = self._belief(obs, changed)
+        self._forget_gone(board, unsure)
         self._recheck.clear()
         if self._crowded(board, t):
             log.info("board %s: more covered than two pieces could: waiting", self.board)
@@ -403,24 +404,34 @@ class BoardTracker:
         return min(pair, float(best[r1, c1]), float(best[r2, c2]))
 
     def _masked(self, board: Sequence[str]) -> list[str]:
-        """``board`` with tiles of an old round (stale) counted as not there;
-        a stale cell seen empty is stale no more, and empty in ``seen``
-        too: its old tile is gone (kept in ``seen`` unmasked, it would come
-        back as a new tile in the next belief, e.g. a whole old round seen
-        cleared after a knock, when no placement is judged to rewrite
-        ``seen``)."""
+        """``board`` with tiles of an old round (stale) counted as not there.
+        Only looks: a board weighed here may be one of many the reading
+        could be (see :meth:`_forget_gone`)."""
         assert self.known is not None
         empty = self.referee.empty
         grid = [list(row) for row in board]
+        for r, c in self.stale:
+            if grid[r][c] != empty:
+                grid[r][c] = self.known[r][c]
+        return ["".join(row) for row in grid]
+
+    def _forget_gone(self, board: Sequence[str], unsure: dict[Cell, tuple[str, ...]]) -> None:
+        """A stale cell the believed ``board`` shows empty (not one of the
+        ``unsure``) is stale no more, and empty in ``seen`` too: its old
+        tile is gone (kept in ``seen``, it would come back as a new tile in
+        the next belief, e.g. a whole old round seen cleared after a knock,
+        when no placement is judged to rewrite ``seen``). Only for what is
+        believed: a stale cell that one of many combinations of unsure
+        cells leaves empty, forgotten, made its old tile count as new in
+        the next combination (an old blue, under a lamp, the card's tile
+        put down on an empty ramp)."""
+        empty = self.referee.empty
         for r, c in list(self.stale):
-            if grid[r][c] == empty:
+            if board[r][c] == empty and (r, c) not in unsure:
                 self.stale.discard((r, c))
                 if self.seen is not None:
                     row = self.seen[r]
                     self.seen[r] = row[:c] + empty + row[c + 1 :]
-            else:
-                grid[r][c] = self.known[r][c]
-        return ["".join(row) for row in grid]
 
     def _outcome(self, board: list[str]) -> Outcome:
         assert self.known is not None
@@ -585,7 +596,10 @@ class BoardTracker:
         every cell the reader is sure shows its code, on cells believed
         empty. Kept to the belief there, a black tile dropped while the
         camera was knocked would read as the black print it resembles and
-        be missed, and the next tile judged against the card it took."""
+        be missed, and the next tile judged against the card it took.
+        A cell set aside (stale) counts as empty where it now clearly shows
+        another code than it was set aside with: a dark cell of the print
+        once taken for a black tile, now under the card's blue one."""
         assert self.known is not None and self.seen is not None
         empty = self.referee.empty
         found = []
@@ -594,12 +608,18 @@ class BoardTracker:
             if cells and all(
                 obs.sure[r, c]
                 and str(obs.codes[r, c]) == rows[r][c]
-                and self.seen[r][c] == empty
-                and (r, c) not in self.stale
+                and (
+                    self.seen[r][c] != rows[r][c]
+                    if (r, c) in self.stale
+                    else self.seen[r][c] == empty
+                )
                 for r, c in cells
             ):
                 found.append(rows)
-        return self._outcome(found[0]) if len(found) == 1 else None
+        if len(found) != 1:
+            return None
+        self.stale -= set(new_cells(self.known, found[0], empty))  # what was set aside is gone
+        return self._outcome(found[0])
 
     @staticmethod
     def _settled(outcomes: list[Outcome], rest: bool = True) -> Outcome | None:
@@ -888,6 +908,7 @@ class BoardTracker:
         events = self.sync(t)
         if self.known is None:
             return events
+        self._forget_gone(board, {})
         try:
             outcome = self._outcome(board)
             if self._colour_doubt(outcome) and pending.obs is not None:

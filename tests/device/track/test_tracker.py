@@ -501,3 +501,48 @@ def test_a_dismissed_refusal_of_a_tile_still_there_keeps_it(table):
     events = tracker.observe(observe(floating), changed=_mask(floating, floating))
     assert table.game.view()["players"][0]["board"] == EMPTY6
     assert all(e["type"] != "placed" for e in events)
+
+
+def test_the_cards_tile_seen_after_a_knock_over_a_cell_set_aside_is_placed(table):
+    # After a knock, a careful look set aside two clear cells the game does
+    # not hold (the dark print under a lamp taken for a black tile). Then
+    # the card's tile goes down over one of them while the camera is
+    # knocked again: that cell now clearly shows the tile's colour, not the
+    # one it was set aside with. It is the card's tile placed (simulated
+    # BITS game 21: missed, and the next tile judged the wrong one).
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    wrong = next(c for c in "RYBPK" if c not in tile)
+    knocked = [*EMPTY6[:5], "...." + wrong + wrong]
+    assert tracker.observe(observe(knocked), changed=None) == []
+    again = [*EMPTY6[:5], "..." + tile + wrong]
+    events = tracker.observe(observe(again), changed=None)
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 3], [5, 4]])]
+    assert table.game.view()["players"][0]["board"] == [*EMPTY6[:5], "..." + tile + "."]
+
+
+def test_an_unsure_look_at_a_cell_set_aside_keeps_it_set_aside(table):
+    # A careful look set aside a clear group the game does not hold. The
+    # next careful look (a lamp came on) is unsure of one of its cells:
+    # empty, or the card's colour. Weighing "empty" there among the
+    # readings must not forget what was set aside: forgotten, its old tile
+    # would count as new in every reading weighed after it (simulated BITS
+    # game 21, the card's tile judged placed over an old round's cell just
+    # after the round was swept). Only a cell believed empty is forgotten.
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    wrong = next(c for c in "RYBPK" if c not in tile)
+    knocked = [*EMPTY6[:3], "...." + wrong + ".", "...." + wrong + ".", "......"]
+    assert tracker.observe(observe(knocked), changed=None) == []
+    assert tracker.stale == {(3, 4), (4, 4)}
+    lamp = [*EMPTY6[:3], "...." + wrong + ".", "......", "......"]
+    assert tracker.observe(observe(lamp, unsure={(4, 4): "." + tile[0]}), changed=None) == []
+    assert tracker.stale == {(3, 4), (4, 4)}
+    assert tracker.seen is not None and tracker.seen[4][4] == wrong
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+    # seen clearly empty, it is gone
+    gone = [*EMPTY6[:3], "...." + wrong + ".", "......", "......"]
+    assert tracker.observe(observe(gone), changed=None) == []
+    assert tracker.stale == {(3, 4)}
