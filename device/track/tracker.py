@@ -153,6 +153,10 @@ class BoardTracker:
         self._unsure: dict[Cell, tuple[str, ...]] = {}
         self._crowd: tuple[tuple[str, ...], float] | None = None  # a big change, since when
         self._recheck: set[Cell] = set()  # refused cells to read afresh (a refusal dismissed)
+        # Stale cells whose look changed in this observation but still read
+        # their colour: an old tile under another light, or a tile put down
+        # where the print was misread as that colour (see _with_set_aside).
+        self._restless: set[Cell] = set()
 
     # --- the game changed from elsewhere -----------------------------------
     def sync(self, t: float = 0.0) -> list[Event]:
@@ -277,6 +281,7 @@ class BoardTracker:
             for seen, known in zip(self.seen, self.known, strict=True)
         ]
         unsure: dict[Cell, tuple[str, ...]] = {}
+        self._restless = set()
         rows, cols = obs.codes.shape
         for r in range(rows):
             for c in range(cols):
@@ -288,8 +293,15 @@ class BoardTracker:
                     if cell in self._unsure:
                         unsure[cell] = self._unsure[cell]
                     continue
-                if changed is not None:
-                    self.stale.discard(cell)  # the old tile there was moved or taken
+                if changed is not None and cell in self.stale:
+                    if obs.sure[r, c] and str(obs.codes[r, c]) == was:
+                        # Still clearly its colour: the old tile under
+                        # another light (a lamp, a hand's shadow as the
+                        # round is swept), or a tile put down where the
+                        # print was misread as its colour (below).
+                        self._restless.add(cell)
+                    else:
+                        self.stale.discard(cell)  # the old tile was moved or taken
                 recorded = self.known[r][c] == was != empty
                 if (
                     (changed is None or recorded)
@@ -309,6 +321,22 @@ class BoardTracker:
                     options = obs.candidates[r][c]
                     grid[r][c] = options[0]
                     unsure[cell] = options
+        # Whole pieces of them changed in look together, alone or with cells
+        # that may now hold a tile: something was put down there. Less than
+        # a piece (one cell of an old tile in a shadow) stays old, unless it
+        # completes a placement beside it (_with_set_aside).
+        fresh = [
+            (r, c)
+            for r in range(rows)
+            for c in range(cols)
+            if changed is not None
+            and changed[r, c]
+            and (r, c) not in self.stale
+            and any(o != empty for o in obs.candidates[r][c])
+        ]
+        whole = self._restless - self._partial(sorted({*self._restless, *fresh}))
+        self.stale -= whole
+        self._restless -= whole
         return ["".join(row) for row in grid], unsure
 
     def _by_rules(self, obs: Observation, changed: np.ndarray | None) -> Outcome | None:
@@ -437,11 +465,14 @@ class BoardTracker:
         assert self.known is not None
         masked = self._masked(board)
         key = tuple(masked)
-        if masked == self.known:
-            return Outcome("rest", key)
-        verdict = self.referee.judge(masked)
-        if verdict.legal:
+        verdict = None if masked == self.known else self.referee.judge(masked)
+        if verdict is not None and verdict.legal:
             return Outcome("legal", key, [Step(key, verdict)])
+        whole = self._with_set_aside(board, masked)
+        if whole is not None:
+            return whole
+        if verdict is None:
+            return Outcome("rest", key)
         if verdict.reason in ("two_tiles", "two_pieces"):
             tried = [
                 self.referee.judge_steps(order) for order in self.referee.splits(self.known, masked)
@@ -453,6 +484,41 @@ class BoardTracker:
                 if steps and steps[0].verdict.legal:
                     return Outcome("illegal", key, steps)
         return Outcome("illegal", key, [Step(key, verdict)])
+
+    def _with_set_aside(self, board: list[str], masked: list[str]) -> Outcome | None:
+        """The one legal placement ``board`` shows when some stale cells are
+        counted as there: those whose look just changed while they kept
+        their colour (``_restless``: a tile put down where the print was
+        misread as its colour), and those beside the new cells (half a tile
+        on its own is no move: the cell beside it, set aside as the print
+        misread or an old tile, was the other half all along); each alone
+        or all of a kind together. Where two are legal, the one whose cells
+        all changed in look. None when none or no one placement is legal:
+        an old tile under a lamp or a shadow stays old."""
+        assert self.known is not None
+        empty = self.referee.empty
+        new = set(new_cells(self.known, masked, empty))
+        beside = sorted(
+            (r, c)
+            for r, c in self.stale
+            if board[r][c] != empty
+            and any((r + dr, c + dc) in new for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+        )
+        restless = sorted(cell for cell in self._restless if board[cell[0]][cell[1]] != empty)
+        groups: set[tuple[Cell, ...]] = {(cell,) for cell in [*beside, *restless]}
+        groups |= {tuple(cells) for cells in (beside, restless, sorted({*beside, *restless}))}
+        found: dict[tuple[str, ...], tuple[Verdict, bool]] = {}
+        for group in groups - {()}:
+            rows = with_cells(masked, {(r, c): board[r][c] for r, c in group})
+            verdict = self.referee.judge(rows)
+            if verdict.legal:
+                found[tuple(rows)] = (verdict, set(group) <= self._restless)
+        if len(found) > 1:
+            found = {key: v for key, v in found.items() if v[1]}
+        if len(found) != 1:
+            return None
+        key, (verdict, _) = next(iter(found.items()))
+        return Outcome("legal", key, [Step(key, verdict)])
 
     def _with_hints(
         self,
@@ -733,6 +799,9 @@ class BoardTracker:
         # What the game should hold now; if it holds something else (the round
         # ended and the ramp starts empty), sync() marks the old tiles stale.
         self.known = before_known
+        # A cell the game holds a tile on is not stale (a set-aside cell
+        # that turned out to be half of the tile just placed).
+        self.stale = {(r, c) for r, c in self.stale if before_known[r][c] == self.referee.empty}
         self.sync(t)
         return events
 

@@ -261,6 +261,62 @@ def test_old_tiles_still_lying_there_after_a_knock_do_not_read_as_a_hand(table):
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 4], [5, 5]])]
 
 
+def test_an_old_tile_whose_look_changes_but_still_reads_its_colour_stays_old(table):
+    # Two tiles recorded, then taken back by the game (a round ended) while
+    # they still lie on the ramp. A hand's shadow falls over the ramp as it
+    # is swept, over one cell of a tile and the empty print beside it: that
+    # cell changes in look but still reads clearly its colour. That is the
+    # old tile in a shadow, not half a tile just put there (simulated BITS
+    # game 15: "sticks out of the grid" for one cell of the last round's
+    # tile, as the new round began). Both cells of a tile changing in look
+    # together is another matter: a tile put down where the print was
+    # misread as its colours (next test).
+    from engine.bits import Game
+
+    tracker = bits(table)
+    tile = start_tile(table)
+    probe = Game.new(table.game.setup)
+    first = [*EMPTY6[:5], tile + "...."]
+    probe.apply({"type": "place", "player": 0, "rows": first})
+    card = probe.view()["card"]
+    second = [*EMPTY6[:3], card[0] + ".....", card[1] + ".....", tile + "...."]
+    for before, after in ((EMPTY6, first), (first, second)):
+        events = tracker.observe(observe(after), changed=_mask(after, before))
+        assert [e["type"] for e in events] == ["placed"]
+    for _ in range(2):
+        table.undo()
+    assert len(tracker.sync()) == 1 and len(tracker.stale) == 4
+    shaded = np.zeros((6, 6), bool)
+    shaded[3, 0:3] = True  # the upper tile's top cell and the print beside it
+    assert tracker.observe(observe(second), changed=shaded) == []
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+    assert len(tracker.stale) == 4
+    # taken away, its cells read empty: gone
+    swept = [*EMPTY6[:5], tile + "...."]
+    assert tracker.observe(observe(swept), changed=_mask(swept, second)) == []
+    assert tracker.stale == {(5, 0), (5, 1)}
+
+
+def test_a_whole_tile_changing_in_look_where_an_old_one_lay_is_put_down_again(table):
+    # The first tile recorded, then undone on a phone while it still lies
+    # there. The player lifts it and drops it again in the same place: its
+    # cells change in look (the hand came and went) and read the same
+    # colours. A whole tile's cells changing together is a tile put down
+    # (as on the black print where old black tiles were misread: simulated
+    # BITS game 27), not an old tile in a shadow.
+    tracker = bits(table)
+    tile = start_tile(table)
+    first = [*EMPTY6[:5], tile + "...."]
+    events = tracker.observe(observe(first), changed=_mask(first, EMPTY6))
+    assert [e["type"] for e in events] == ["placed"]
+    table.undo()
+    assert len(tracker.sync()) == 1 and tracker.stale == {(5, 0), (5, 1)}
+    again = _mask(first, EMPTY6)
+    events = tracker.observe(observe(first), changed=again)
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 0], [5, 1]])]
+    assert tracker.stale == set()
+
+
 def test_a_tile_read_sure_after_a_knock_on_a_print_near_its_colour_is_recorded(table):
     # The camera was knocked while the tile was dropped: the next look has
     # no sign of change. The print is near the tile's colour ("empty" within
@@ -520,6 +576,28 @@ def test_the_cards_tile_seen_after_a_knock_over_a_cell_set_aside_is_placed(table
     events = tracker.observe(observe(again), changed=None)
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 3], [5, 4]])]
     assert table.game.view()["players"][0]["board"] == [*EMPTY6[:5], "..." + tile + "."]
+
+
+def test_half_a_tile_beside_a_cell_set_aside_is_the_whole_tile(table):
+    # After a knock a careful look set aside two clear cells the game does
+    # not hold (a dark cell of the print read as a black tile's colour, say,
+    # beside a misread one). Later the card's tile goes down with one half
+    # on one of them, the same colour it was set aside with, so that cell
+    # does not change in look. Half a tile on its own is no move: the cell
+    # beside it was the tile's other half (simulated BITS game 33, "sticks
+    # out of the grid" for a purple-black tile's purple half).
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    wrong = next(c for c in "RYBPK" if c not in tile)
+    knocked = [*EMPTY6[:5], "...." + tile[1] + wrong]
+    assert tracker.observe(observe(knocked), changed=None) == []
+    assert tracker.stale == {(5, 4), (5, 5)}
+    dropped = [*EMPTY6[:5], "..." + tile + wrong]
+    events = tracker.observe(observe(dropped), changed=_mask(dropped, knocked))
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 3], [5, 4]])]
+    assert table.game.view()["players"][0]["board"] == [*EMPTY6[:5], "..." + tile + "."]
+    assert tracker.stale == {(5, 5)}
 
 
 def test_an_unsure_look_at_a_cell_set_aside_keeps_it_set_aside(table):
