@@ -227,6 +227,23 @@ def test_an_old_tile_seen_gone_after_a_knock_is_gone_from_the_belief(table):
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 2], [5, 3]])]
 
 
+def _three_drops(table: Table) -> list[list[str]]:
+    """The boards after the start tile, the first card's tile standing on
+    it at the left, and the start tile again with the second card's beside
+    it on the floor (each legal in turn), without playing them."""
+    from engine.bits import Game
+
+    tile = start_tile(table)
+    probe = Game.new(table.game.setup)
+    first = [*EMPTY6[:5], tile + "...."]
+    probe.apply({"type": "place", "player": 0, "rows": first})
+    card = probe.view()["card"]
+    second = [*EMPTY6[:3], card[0] + ".....", card[1] + ".....", tile + "...."]
+    probe.apply({"type": "place", "player": 0, "rows": second})
+    third = [*second[:5], tile + probe.view()["card"] + ".."]
+    return [first, second, third]
+
+
 def test_old_tiles_still_lying_there_after_a_knock_do_not_read_as_a_hand(table):
     # Three tiles recorded, then all three taken back by the game (undone on
     # a phone, or a round ended) while they still lie on the ramp; the
@@ -235,18 +252,9 @@ def test_old_tiles_still_lying_there_after_a_knock_do_not_read_as_a_hand(table):
     # more than two tiles could be, but they are the old tiles, not an arm
     # over the board: counted as new, the tracker waited for ever and every
     # later drop was missed (simulated BITS game 41, 16 drops).
-    from engine.bits import Game
-
     tracker = bits(table)
     tile = start_tile(table)
-    probe = Game.new(table.game.setup)
-    first = [*EMPTY6[:5], tile + "...."]
-    probe.apply({"type": "place", "player": 0, "rows": first})
-    card = probe.view()["card"]
-    second = [*EMPTY6[:3], card[0] + ".....", card[1] + ".....", tile + "...."]
-    probe.apply({"type": "place", "player": 0, "rows": second})
-    card2 = probe.view()["card"]
-    third = [*second[:5], tile + card2 + ".."]
+    first, second, third = _three_drops(table)
     for before, after in ((EMPTY6, first), (first, second), (second, third)):
         events = tracker.observe(observe(after), changed=_mask(after, before))
         assert [e["type"] for e in events] == ["placed"]
@@ -271,15 +279,9 @@ def test_an_old_tile_whose_look_changes_but_still_reads_its_colour_stays_old(tab
     # tile, as the new round began). Both cells of a tile changing in look
     # together is another matter: a tile put down where the print was
     # misread as its colours (next test).
-    from engine.bits import Game
-
     tracker = bits(table)
     tile = start_tile(table)
-    probe = Game.new(table.game.setup)
-    first = [*EMPTY6[:5], tile + "...."]
-    probe.apply({"type": "place", "player": 0, "rows": first})
-    card = probe.view()["card"]
-    second = [*EMPTY6[:3], card[0] + ".....", card[1] + ".....", tile + "...."]
+    first, second, _ = _three_drops(table)
     for before, after in ((EMPTY6, first), (first, second)):
         events = tracker.observe(observe(after), changed=_mask(after, before))
         assert [e["type"] for e in events] == ["placed"]
