@@ -889,6 +889,16 @@ class BoardTracker:
             and self.pending.candidates == candidates
         ):
             return []
+        if (
+            self.pending is not None
+            and self.pending.kind == "illegal"
+            and set(cells) <= set(self.pending.cells)
+            and all(self.pending.rows[r][c] in unsure[(r, c)] for r, c in cells)
+        ):
+            # The refused tile, as the players said it was, may still lie
+            # there: asking again would refuse it again. The refusal stands
+            # until the cells change.
+            return []
         if self.pending is not None:
             self.table.clear_alerts(self._alert_scope())
         player = self.referee.alert_player()

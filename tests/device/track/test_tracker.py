@@ -385,6 +385,29 @@ def test_a_wrong_black_tile_on_the_black_print_is_asked_about_not_let_pass(table
     assert [(e["type"], e["reason"]) for e in done] == [("illegal", "wrong_tile")]
 
 
+def test_a_refusal_the_players_settled_is_not_asked_again_while_the_tile_lies_there(table):
+    # The reader saw the card's tile on the floor, one cell further left or
+    # right, it could not tell; asked, the players said three cells are
+    # covered, which the rules refuse. The next still look reads the cells
+    # as doubtfully as before: asking again would only refuse the same
+    # tiles again (simulated BITS game 47: a second neutral tile refused
+    # twice, once per look).
+    tracker = bits(table)
+    tracker.sync()
+    x = start_tile(table)[0]
+    looked = [*EMPTY6[:5], "." + x + "...."]
+    changed = np.zeros((6, 6), bool)
+    changed[5, :3] = True
+    doubt = {(5, 0): "." + x, (5, 2): "." + x}
+    asked = tracker.observe(observe(looked, unsure=doubt), changed=changed)
+    assert [e["type"] for e in asked] == ["unsure"]
+    done = tracker.confirm(asked[0]["alert"], [x, x])
+    assert [e["type"] for e in done] == ["illegal"]
+    # the look changed a little (a shadow as the hand left), as doubtful
+    assert tracker.observe(observe(looked, unsure=doubt), changed=changed) == []
+    assert [a["kind"] for a in table.alerts()] == ["illegal"]
+
+
 def test_a_correction_from_a_phone_is_believed(table):
     tracker = bits(table)
     tile = start_tile(table)
