@@ -496,6 +496,8 @@ class BoardTracker:
         all changed in look. None when none or no one placement is legal:
         an old tile under a lamp or a shadow stays old."""
         assert self.known is not None
+        if not self.stale:
+            return None
         empty = self.referee.empty
         new = set(new_cells(self.known, masked, empty))
         beside = sorted(
