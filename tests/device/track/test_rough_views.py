@@ -10,7 +10,15 @@ real table) and scored by ``tilewatch eval track``'s own judge:
 
 from __future__ import annotations
 
-from device.evals.track import run_game
+from device.evals.track import GameResult, run_game
+
+
+def played(game: str, seed: int, moves: int) -> GameResult:
+    """The first ``moves`` placements of a seeded table, none missed, none false."""
+    result = run_game(game, seed, moves=moves)
+    assert result.missed == 0, result.problems
+    assert result.false == 0, result.problems
+    return result
 
 
 def test_compression_noise_is_not_motion():
@@ -18,10 +26,7 @@ def test_compression_noise_is_not_motion():
     # lay still for 1.4 s before the next player's hand came in; counting
     # every block the compression flickered as motion, the tracker never saw
     # the board still, and the piece was missed.
-    result = run_game("lits", 23, moves=5)
-    assert result.placements == 5
-    assert result.missed == 0, result.problems
-    assert result.false == 0, result.problems
+    assert played("lits", 23, 5).placements == 5
 
 
 def test_a_knocked_camera_is_found_again_where_it_now_looks():
@@ -47,10 +52,7 @@ def test_a_piece_whose_colour_looks_like_the_board_is_known_by_its_shape():
     # the blue's (39 ΔE), so the reader sees the board where an S lies. Its
     # cells did change in look, and an S is legal exactly there: weighed
     # against "nothing happened", the game's own placements say S.
-    result = run_game("lits", 40, moves=7)
-    assert result.placements >= 7
-    assert result.missed == 0, result.problems
-    assert result.false == 0, result.problems
+    assert played("lits", 40, 7).placements >= 7
 
 
 def test_a_blue_tile_on_a_dark_ramp_under_a_warm_lamp_is_blue_not_black():
@@ -61,10 +63,7 @@ def test_a_blue_tile_on_a_dark_ramp_under_a_warm_lamp_is_blue_not_black():
     # expected in its daylight blue, and the warm dark blue it shows was
     # nearer black: "wrong tile, a black double" for the card's blue double.
     # Expected under the light the ramp shows, it is blue.
-    result = run_game("bits", 46, moves=4)
-    assert result.placements == 4
-    assert result.missed == 0, result.problems
-    assert result.false == 0, result.problems
+    assert played("bits", 46, 4).placements == 4
 
 
 def test_a_hand_resting_across_the_ramp_edge_is_waited_out_not_read():
@@ -78,7 +77,4 @@ def test_a_hand_resting_across_the_ramp_edge_is_waited_out_not_read():
     # card's tile, "placed" at 152.9 s; the real one at 155.9 s was missed.
     # The ring is now also compared with how it looked when last clear: an
     # arm still lies across it, so the board is not read until it leaves.
-    result = run_game("bits", 12, moves=37)
-    assert result.placements == 37
-    assert result.missed == 0, result.problems
-    assert result.false == 0, result.problems
+    assert played("bits", 12, 37).placements == 37
