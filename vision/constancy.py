@@ -209,22 +209,29 @@ def balance(
     searched = not (sure_neutral(m).any() and typical <= START_SPREADS * palette.thresholds.spread)
     if searched:
         # Each hypothesis comes from one cell, so it is noisy: refine the few
-        # best on the whole board before choosing.
-        tried = [
-            refined(h, read(h), SEARCH_REFINE)
-            for h in _search(cells, palette, g0, target, anchor, clip, pen)
-        ]
+        # best on the whole board before choosing. The start and the
+        # hypotheses stay in the running unrefined, and no refinement that
+        # explains the board worse is kept: from a board of clipped cells (a
+        # light board under a warm lamp) refining may walk off to gains no
+        # light gives.
+        tried = [(g0, m)]
+        for h in _search(cells, palette, g0, target, anchor, clip, pen):
+            first = read(h)
+            tried += [(h, first), refined(h, first, SEARCH_REFINE)]
         costs = frame_cost(cells, palette, np.array([g for g, _ in tried]), g0, clip, pen)
         gains, m = tried[int(np.argmin(costs))]
-    else:
-        # The classic slip: the light changed and the board now sits nearer
-        # another grey (an ivory board under a dim lamp looks like a grey
-        # tile). Try the greys read as each neutral colour; keep the cheapest.
-        seen = _median(cells[sure_neutral(m)], axis=0)
-        options = np.vstack([g0[None], target[anchor] / np.maximum(seen, _FLOOR)])
-        gains = options[int(np.argmin(frame_cost(cells, palette, options, g0, clip, pen)))]
-        if not np.array_equal(gains, g0):
-            m = read(gains)
+        better = refined(gains, m, iterations)
+        if frame_cost(cells, palette, better[0][None], g0, clip, pen)[0] <= costs.min():
+            gains, m = better
+        return Balance(gains, int(sure_neutral(m).sum()), searched, m)
+    # The classic slip: the light changed and the board now sits nearer
+    # another grey (an ivory board under a dim lamp looks like a grey
+    # tile). Try the greys read as each neutral colour; keep the cheapest.
+    seen = _median(cells[sure_neutral(m)], axis=0)
+    options = np.vstack([g0[None], target[anchor] / np.maximum(seen, _FLOOR)])
+    gains = options[int(np.argmin(frame_cost(cells, palette, options, g0, clip, pen)))]
+    if not np.array_equal(gains, g0):
+        m = read(gains)
     gains, m = refined(gains, m, iterations)
     return Balance(gains, int(sure_neutral(m).sum()), searched, m)
 

@@ -156,6 +156,26 @@ def cell_means(patch: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> n
     return means
 
 
+def cell_looks(patch: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> np.ndarray:
+    """What each cell's inner part looks like, (rows, cols, 2 C) float32:
+    its mean colour (:func:`cell_means`) and its median colour, per channel.
+
+    The median is there because a mean can hide a tile: a black tile with a
+    light symbol printed on it averages out to the grey of a dark board,
+    while most of its pixels stay black. A light change scales each
+    channel's median by that channel's gain, like the mean, so all follow
+    one gain field per channel (:func:`fit_light`)."""
+    h, w = patch.shape[:2]
+    py, px = h // rows, w // cols
+    a, b = round(py * inset), round(px * inset)
+    cells = patch.reshape(rows, py, cols, px, -1)[:, a : py - a, :, b : px - b]
+    pixels = cells.transpose(0, 2, 1, 3, 4).reshape(rows, cols, -1, cells.shape[-1])
+    looks: np.ndarray = np.concatenate(
+        [pixels.mean(axis=2), np.median(pixels, axis=2)], axis=-1
+    ).astype(np.float32)
+    return looks
+
+
 @dataclass(frozen=True)
 class LightFit:
     """How the light changed between a reference and a current set of cells.

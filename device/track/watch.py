@@ -51,7 +51,7 @@ from vision.locate import locate_grid
 from vision.motion import (
     block_means,
     board_patch,
-    cell_means,
+    cell_looks,
     fit_light,
     log_ratio,
     structure,
@@ -231,7 +231,7 @@ class BoardWatch:
             if self._open_turn and self._reference is not None:
                 # the first tile's way in: where its colour shows while it moves
                 self._motion.append(
-                    cell_means(patch, self.rows + 2 * s.margin, self.cols + 2 * s.margin)
+                    cell_looks(patch, self.rows + 2 * s.margin, self.cols + 2 * s.margin)
                 )
                 del self._motion[:-MOTION_FRAMES]
             self._readings.clear()
@@ -266,7 +266,7 @@ class BoardWatch:
 
     def _cells_and_edges(self, patch: np.ndarray) -> _Reference:
         m = self.settings.margin
-        return _Reference(cell_means(patch, self.rows + 2 * m, self.cols + 2 * m), structure(patch))
+        return _Reference(cell_looks(patch, self.rows + 2 * m, self.cols + 2 * m), structure(patch))
 
     def _look(self, image: np.ndarray, patch: np.ndarray, t: float) -> list[Event]:
         """Nothing moved since the last frame: compare the board with the
@@ -330,7 +330,7 @@ class BoardWatch:
                     "type": "light_changed",
                     "t": t,
                     "board": self.board,
-                    "gain": [round(float(v), 3) for v in np.exp(light.level)],
+                    "gain": [round(float(v), 3) for v in np.exp(light.level[:3])],
                 }
             )
         if not inner.any():
@@ -348,7 +348,7 @@ class BoardWatch:
         started from the old light it may settle on a wrong balance."""
         if self.gains is None:
             return
-        level = field.reshape(-1, 3).mean(axis=0)[::-1]  # BGR -> RGB
+        level = field[..., :3].reshape(-1, 3).mean(axis=0)[::-1]  # BGR -> RGB
         self.gains = self.gains / np.exp(level * SRGB_EXPONENT)
 
     def _read_more(self, image: np.ndarray, patch: np.ndarray, t: float) -> list[Event]:
@@ -514,7 +514,7 @@ class BoardWatch:
         out = np.zeros((self.rows + 2 * m, self.cols + 2 * m))
         if not self._motion or self._reference is None:
             return out
-        now = cell_means(patch, self.rows + 2 * m, self.cols + 2 * m)
+        now = cell_looks(patch, self.rows + 2 * m, self.cols + 2 * m)
         before = self._reference.cells
         grown = np.zeros(now.shape[:2], bool)
         grown[m : m + self.rows, m : m + self.cols] = new
@@ -618,7 +618,7 @@ class BoardWatch:
             return [], "lost"  # not convincing enough to move for: look again later
         moved = with_corners(fit, corners)
         there = board_patch(image, moved.homography, self.rows, self.cols, s.px, s.margin)
-        cells = cell_means(there, self.rows + 2 * s.margin, self.cols + 2 * s.margin)
+        cells = cell_looks(there, self.rows + 2 * s.margin, self.cols + 2 * s.margin)
         light = fit_light(self._reference.cells, cells, use=self._ring)
         ring = light.residual[self._ring] > max(s.change, s.change_sigmas * light.scale)
         # Seen from a new angle a few ring cells catch the light differently;

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -91,3 +93,20 @@ def test_a_light_board_with_red_clipped_everywhere_is_still_balanced():
     assert b.match.codes().tolist() == ["."] * 36
     # green and blue undone; red only as far as the clipped value allows
     assert np.allclose(b.gains[1:] * lamp[1:], 1.0, rtol=0.03)
+
+
+def test_a_lamp_on_a_light_board_does_not_send_the_balance_off_to_no_light_at_all():
+    # Cells of a simulated game's frame (tests/vision/data): a light board,
+    # two purple tiles, a warm lamp just switched on. Red and green are
+    # clipped on nearly every cell, so only blue and two tiles speak. The
+    # search once refined a one-cell guess into gains that cut blue forty
+    # times ("every cell is yellow"); no lamp does that to a board that was
+    # balanced a moment ago. The balance may doubt, but not run away.
+    data = np.load(Path(__file__).parent / "data" / "lamp_on_light_board.npz")
+    learnt = BITS.with_lab(data["lab"], data["spread"])  # the game's learnt colours
+    start = data["start"]
+    b = balance(
+        data["linear"], learnt, start=start, clipped=data["clipped"], penalty=data["penalty"]
+    )
+    assert b.searched
+    assert (np.abs(np.log(b.gains / start)) < np.log(4)).all()

@@ -14,6 +14,7 @@ from vision.motion import (
     block_means,
     block_noise,
     board_patch,
+    cell_looks,
     cell_means,
     exposure_gain,
     fit_light,
@@ -117,3 +118,40 @@ def test_edges_survive_a_lamp_but_not_a_bump():
     assert structure_similarity(a, structure(patch_of(lamp(board())))) > 0.9
     bumped = np.roll(board(), (14, 18), axis=(0, 1))
     assert structure_similarity(a, structure(patch_of(bumped))) < 0.6
+
+
+def dark_board(symbol_radius: int = 0) -> np.ndarray:
+    """A dark board; with a black tile at row 5, column 2 carrying a light
+    round symbol in its middle (``symbol_radius`` pixels) when asked."""
+    image = np.full((480, 640, 3), (60, 100, 150), np.uint8)
+    cv2.rectangle(image, (150, 70), (490, 410), (60, 60, 60), -1)
+    if symbol_radius:
+        x, y = 170 + 50 * 2, 90 + 50 * 5
+        cv2.rectangle(image, (x + 3, y + 3), (x + 47, y + 47), (15, 15, 15), -1)
+        cv2.circle(image, (x + 25, y + 25), symbol_radius, (200, 200, 200), -1)
+    for i in range(7):
+        cv2.line(image, (170 + 50 * i, 90), (170 + 50 * i, 390), (40, 40, 40), 2)
+        cv2.line(image, (170, 90 + 50 * i), (470, 90 + 50 * i), (40, 40, 40), 2)
+    return image
+
+
+def test_a_black_tile_whose_symbol_averages_to_the_dark_boards_grey_still_stands_out():
+    ring = np.ones((8, 8), bool)
+    ring[1:7, 1:7] = False
+    empty, tile = patch_of(dark_board()), patch_of(dark_board(symbol_radius=7))
+    # by its mean colour alone the tile passes for the empty cell ...
+    by_mean = fit_light(cell_means(empty, 8, 8), cell_means(tile, 8, 8), use=ring)
+    assert not (by_mean.residual > max(0.12, 5 * by_mean.scale)).any()
+    # ... most of its pixels are black, though: the median grey shows it
+    fit = fit_light(cell_looks(empty, 8, 8), cell_looks(tile, 8, 8), use=ring)
+    changed = fit.residual > max(0.12, 5 * fit.scale)
+    assert changed[6, 3] and changed.sum() == 1
+
+
+def test_a_lamp_moves_the_median_colour_with_the_mean_colour():
+    before = cell_looks(patch_of(board()), ROWS + 2, COLS + 2)
+    lit = cell_looks(patch_of(lamp(board())), ROWS + 2, COLS + 2)
+    assert before.shape == (8, 8, 6)
+    fit = fit_light(before, lit)
+    assert fit.change > 0.15
+    assert fit.residual.max() < 0.05

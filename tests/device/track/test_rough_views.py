@@ -78,3 +78,12 @@ def test_a_hand_resting_across_the_ramp_edge_is_waited_out_not_read():
     # The ring is now also compared with how it looked when last clear: an
     # arm still lies across it, so the board is not read until it leaves.
     assert played("bits", 12, 37).placements == 37
+
+
+def test_a_black_tile_whose_symbol_averages_to_the_dark_ramp_is_seen():
+    # BITS table 303: the "classic" dark print under a dim 2650 K light. The
+    # second black double's cells, light symbol and all, average out to the
+    # ramp's own grey, so the watch saw no cell change and the tile was
+    # missed (then the next tile was judged against the wrong card). Most
+    # of its pixels are black: the cells' median colour shows it.
+    assert played("bits", 303, 4).placements == 4
