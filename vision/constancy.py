@@ -209,15 +209,14 @@ def balance(
     searched = not (sure_neutral(m).any() and typical <= START_SPREADS * palette.thresholds.spread)
     if searched:
         # Each hypothesis comes from one cell, so it is noisy: refine the few
-        # best on the whole board before choosing. The start and the
-        # hypotheses stay in the running unrefined, and no refinement that
-        # explains the board worse is kept: from a board of clipped cells (a
-        # light board under a warm lamp) refining may walk off to gains no
-        # light gives.
-        tried = [(g0, m)]
-        for h in _search(cells, palette, g0, target, anchor, clip, pen):
-            first = read(h)
-            tried += [(h, first), refined(h, first, SEARCH_REFINE)]
+        # best on the whole board before choosing. The start stays in the
+        # running unrefined, and no refinement that explains the board worse
+        # is kept: from a board of clipped cells (a light board under a warm
+        # lamp) refining may walk off to gains no light gives.
+        tried = [(g0, m)] + [
+            refined(h, read(h), SEARCH_REFINE)
+            for h in _search(cells, palette, g0, target, anchor, clip, pen)
+        ]
         costs = frame_cost(cells, palette, np.array([g for g, _ in tried]), g0, clip, pen)
         gains, m = tried[int(np.argmin(costs))]
         better = refined(gains, m, iterations)
