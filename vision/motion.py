@@ -49,6 +49,11 @@ import numpy as np
 # would otherwise turn sensor noise into huge ratios. Small, because a gain
 # must stay (nearly) one number in log space for dark and bright cells alike.
 LOG_FLOOR = 3.0
+# Texture (grey level standard deviation, levels) that is still noise, and
+# the growth that means a symbol came or went (a lamp switched on changes
+# texture by its gain, well under this).
+TEXTURE_FLOOR = 2.0
+TEXTURE_RATIO = 2.5
 # Pixels darker than this (levels) say little about an exposure step.
 GAIN_FLOOR = 16.0
 # A robust weight function's scale: residuals this many times the typical
@@ -174,6 +179,33 @@ def cell_looks(patch: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> n
         [pixels.mean(axis=2), np.median(pixels, axis=2)], axis=-1
     ).astype(np.float32)
     return looks
+
+
+def cell_texture(patch: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> np.ndarray:
+    """How uneven each cell's inner part is, (rows, cols) float32: the
+    standard deviation of its grey level. An empty cell of a plain print is
+    flat (sensor noise); a tile's printed symbol is not, even where the tile
+    and the print share one colour."""
+    h, w = patch.shape[:2]
+    py, px = h // rows, w // cols
+    a, b = round(py * inset), round(px * inset)
+    grey = patch.reshape(rows, py, cols, px, -1)[:, a : py - a, :, b : px - b].mean(axis=-1)
+    texture: np.ndarray = grey.std(axis=(1, 3)).astype(np.float32)
+    return texture
+
+
+def texture_changes(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """Cells (rows, cols) bool whose texture (:func:`cell_texture`) grew or
+    shrank by more than :data:`TEXTURE_RATIO`: a symbol came or went. The
+    flattest quarter of the cells says what noise looks like, and twice
+    that (at least :data:`TEXTURE_FLOOR`) is added before comparing, so
+    noise on a flat print is no change. A lamp scales texture with the
+    light, by less than the ratio."""
+    noise = float(np.percentile(np.minimum(reference, current), 25))
+    floor = 2 * max(noise, TEXTURE_FLOOR)
+    ratio = np.abs(np.log((current + floor) / (reference + floor)))
+    changed: np.ndarray = ratio > np.log(TEXTURE_RATIO)
+    return changed
 
 
 @dataclass(frozen=True)

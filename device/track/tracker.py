@@ -283,6 +283,7 @@ class BoardTracker:
         unsure: dict[Cell, tuple[str, ...]] = {}
         self._restless = set()
         rows, cols = obs.codes.shape
+        beside_new = self._beside_sure_new(obs, grid) if changed is None else set()
         for r in range(rows):
             for c in range(cols):
                 cell = (r, c)
@@ -306,6 +307,7 @@ class BoardTracker:
                 if (
                     (changed is None or recorded)
                     and cell not in self._unsure
+                    and cell not in beside_new
                     and (was in obs.candidates[r][c] or obs.distance_of(cell, was) <= KEEP_DISTANCE)
                 ):
                     # No sign of change, or a tile the game holds there (tiles
@@ -338,6 +340,29 @@ class BoardTracker:
         self.stale -= whole
         self._restless -= whole
         return ["".join(row) for row in grid], unsure
+
+    def _beside_sure_new(self, obs: Observation, grid: list[list[str]]) -> set[Cell]:
+        """On a look with no "what changed" hint (after a knock): the cells
+        next to a cell clearly read as a tile where none was believed, that
+        may hold a tile too. A tile put down just before the camera was
+        knocked shows one half clearly and the other (a black tile on the
+        dark print) maybe: that other half is a question, not the board."""
+        empty = self.referee.empty
+        rows, cols = obs.codes.shape
+        out: set[Cell] = set()
+        for r in range(rows):
+            for c in range(cols):
+                if not obs.sure[r, c] or grid[r][c] != empty or str(obs.codes[r, c]) == empty:
+                    continue
+                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                    if (
+                        0 <= rr < rows
+                        and 0 <= cc < cols
+                        and grid[rr][cc] == empty
+                        and any(o != empty for o in obs.candidates[rr][cc])
+                    ):
+                        out.add((rr, cc))
+        return out
 
     def _by_rules(self, obs: Observation, changed: np.ndarray | None) -> Outcome | None:
         """Weigh what the game expects against what the reader sees.

@@ -52,10 +52,12 @@ from vision.motion import (
     block_means,
     board_patch,
     cell_looks,
+    cell_texture,
     fit_light,
     log_ratio,
     structure,
     structure_similarity,
+    texture_changes,
 )
 from vision.orientation import frame_widths, top_edge
 from vision.palette import Palette
@@ -128,6 +130,7 @@ class _Reference:
 
     cells: np.ndarray
     edges: np.ndarray
+    texture: np.ndarray
 
 
 class BoardWatch:
@@ -266,7 +269,10 @@ class BoardWatch:
 
     def _cells_and_edges(self, patch: np.ndarray) -> _Reference:
         m = self.settings.margin
-        return _Reference(cell_looks(patch, self.rows + 2 * m, self.cols + 2 * m), structure(patch))
+        rows, cols = self.rows + 2 * m, self.cols + 2 * m
+        return _Reference(
+            cell_looks(patch, rows, cols), structure(patch), cell_texture(patch, rows, cols)
+        )
 
     def _look(self, image: np.ndarray, patch: np.ndarray, t: float) -> list[Event]:
         """Nothing moved since the last frame: compare the board with the
@@ -280,6 +286,11 @@ class BoardWatch:
         changed = light.residual > limit
         m = s.margin
         inner = changed[m : m + self.rows, m : m + self.cols].copy()
+        # A black tile on the dark print may match it in colour, mean and
+        # median alike; its symbol still changes the cell's texture.
+        inner |= texture_changes(self._reference.texture, now.texture)[
+            m : m + self.rows, m : m + self.cols
+        ]
         events: list[Event] = []
         if light.scale > s.unclear:
             # Something lies across the board (an arm), or the camera was

@@ -16,11 +16,13 @@ from vision.motion import (
     board_patch,
     cell_looks,
     cell_means,
+    cell_texture,
     exposure_gain,
     fit_light,
     patch_shape,
     structure,
     structure_similarity,
+    texture_changes,
 )
 from vision.rectify import homography_from_corners
 
@@ -155,3 +157,37 @@ def test_a_lamp_moves_the_median_colour_with_the_mean_colour():
     fit = fit_light(before, lit)
     assert fit.change > 0.15
     assert fit.residual.max() < 0.05
+
+
+def dark_board_with_symbol(radius: int, grey: int) -> np.ndarray:
+    """The dark board with a tile of the board's own colour at row 5,
+    column 2: all that shows of it is its round symbol."""
+    image = dark_board()
+    cv2.circle(image, (170 + 50 * 2 + 25, 90 + 50 * 5 + 25), radius, (grey,) * 3, -1)
+    return image
+
+
+def test_a_tile_the_colour_of_the_print_shows_by_its_symbols_texture():
+    ring = np.ones((8, 8), bool)
+    ring[1:7, 1:7] = False
+    empty, tile = patch_of(dark_board()), patch_of(dark_board_with_symbol(4, 150))
+    # mean and median alike pass it for the print ...
+    fit = fit_light(cell_looks(empty, 8, 8), cell_looks(tile, 8, 8), use=ring)
+    assert not (fit.residual > max(0.12, 5 * fit.scale)).any()
+    # ... the symbol makes the cell uneven where the print is flat
+    changed = texture_changes(cell_texture(empty, 8, 8), cell_texture(tile, 8, 8))
+    assert changed[6, 3] and changed.sum() == 1
+
+
+def test_noise_and_a_lamp_do_not_change_texture():
+    rng = np.random.default_rng(5)
+    tiles = {(5, 1): (30, 40, 200), (2, 4): (40, 180, 230)}
+
+    def noisy(image: np.ndarray) -> np.ndarray:
+        return np.clip(image + rng.normal(0, 6, image.shape), 0, 255).astype(np.uint8)
+
+    a = cell_texture(patch_of(noisy(board(tiles))), 8, 8)
+    b = cell_texture(patch_of(noisy(board(tiles))), 8, 8)
+    assert not texture_changes(a, b).any()
+    lit = cell_texture(patch_of(lamp(board(tiles), strength=1.0)), 8, 8)
+    assert not texture_changes(cell_texture(patch_of(board(tiles)), 8, 8), lit).any()

@@ -338,6 +338,34 @@ def test_a_tile_read_sure_after_a_knock_on_a_print_near_its_colour_is_recorded(t
     assert table.game.view()["players"][0]["board"] == after
 
 
+def test_a_tile_put_down_just_before_a_knock_with_one_half_doubtful_is_the_cards_tile(table):
+    # The camera was knocked right after the tile was dropped: the look
+    # after the knock has no sign of change. One half reads its colour
+    # clearly; the other (a black tile on the dark print) only likely, the
+    # print a close second. Kept as print, the clear half alone would be
+    # "half a tile" and the drop missed: beside a clear new half, the
+    # doubtful cell is a question the card's tile settles.
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    after = [*EMPTY6[:5], tile + "...."]
+    events = tracker.observe(observe(after, unsure={(5, 1): tile[1] + "."}), changed=None)
+    assert [(e["type"], e["cells"], e["codes"]) for e in events] == [
+        ("placed", [[5, 0], [5, 1]], tile)
+    ]
+    assert table.game.view()["players"][0]["board"] == after
+
+
+def test_a_doubtful_cell_after_a_knock_with_no_clear_new_tile_beside_it_stays_print(table):
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    seen = [*EMPTY6[:5], "." + tile[1] + "...."]
+    events = tracker.observe(observe(seen, unsure={(5, 1): tile[1] + "."}), changed=None)
+    assert events == []
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
 def test_a_wrong_tile_seen_only_after_a_knock_and_taken_away_is_not_the_cards_tile(table):
     # The camera was knocked while a wrong tile was put down: the careful
     # look after the knock sees it clearly but does not judge it (a refusal
