@@ -319,23 +319,35 @@ def test_a_whole_tile_changing_in_look_where_an_old_one_lay_is_put_down_again(ta
     assert tracker.stale == set()
 
 
+def _knocked(table: Table) -> tuple[BoardTracker, str]:
+    """A new game's tracker and the card's tile; the camera was just
+    knocked, so the next look comes with no sign of what changed."""
+    tracker = bits(table)
+    tracker.sync()
+    return tracker, start_tile(table)
+
+
+def _bottom_left(tile: str) -> list[str]:
+    return [*EMPTY6[:5], tile + "...."]
+
+
+def _placed_bottom_left(events: list, table: Table, tile: str) -> None:
+    assert [(e["type"], e["cells"], e["codes"]) for e in events] == [
+        ("placed", [[5, 0], [5, 1]], tile)
+    ]
+    assert table.game.view()["players"][0]["board"] == _bottom_left(tile)
+
+
 def test_a_tile_read_sure_after_a_knock_on_a_print_near_its_colour_is_recorded(table):
     # The camera was knocked while the tile was dropped: the next look has
     # no sign of change. The print is near the tile's colour ("empty" within
     # the reader's keep distance, as a black tile on the dark "classic"
     # ramp), yet every frame read the tile's colour with a clear margin.
-    tracker = bits(table)
-    tracker.sync()
-    tile = start_tile(table)
-    after = [*EMPTY6[:5], tile + "...."]
-    obs = observe(after)
+    tracker, tile = _knocked(table)
+    obs = observe(_bottom_left(tile))
     for c in (0, 1):
         obs.distance[5, c, BITS.index(".")] = 12.0  # as near as the print reads
-    events = tracker.observe(obs, changed=None)
-    assert [(e["type"], e["cells"], e["codes"]) for e in events] == [
-        ("placed", [[5, 0], [5, 1]], tile)
-    ]
-    assert table.game.view()["players"][0]["board"] == after
+    _placed_bottom_left(tracker.observe(obs, changed=None), table, tile)
 
 
 def test_a_tile_put_down_just_before_a_knock_with_one_half_doubtful_is_the_cards_tile(table):
@@ -345,21 +357,13 @@ def test_a_tile_put_down_just_before_a_knock_with_one_half_doubtful_is_the_cards
     # print a close second. Kept as print, the clear half alone would be
     # "half a tile" and the drop missed: beside a clear new half, the
     # doubtful cell is a question the card's tile settles.
-    tracker = bits(table)
-    tracker.sync()
-    tile = start_tile(table)
-    after = [*EMPTY6[:5], tile + "...."]
-    events = tracker.observe(observe(after, unsure={(5, 1): tile[1] + "."}), changed=None)
-    assert [(e["type"], e["cells"], e["codes"]) for e in events] == [
-        ("placed", [[5, 0], [5, 1]], tile)
-    ]
-    assert table.game.view()["players"][0]["board"] == after
+    tracker, tile = _knocked(table)
+    obs = observe(_bottom_left(tile), unsure={(5, 1): tile[1] + "."})
+    _placed_bottom_left(tracker.observe(obs, changed=None), table, tile)
 
 
 def test_a_doubtful_cell_after_a_knock_with_no_clear_new_tile_beside_it_stays_print(table):
-    tracker = bits(table)
-    tracker.sync()
-    tile = start_tile(table)
+    tracker, tile = _knocked(table)
     seen = [*EMPTY6[:5], "." + tile[1] + "...."]
     events = tracker.observe(observe(seen, unsure={(5, 1): tile[1] + "."}), changed=None)
     assert events == []
