@@ -19,7 +19,10 @@ a camera:
   change?* (:func:`fit_light`): per-cell log ratios against a reference patch,
   with the light modelled as a smooth gain field per channel fitted robustly,
   so a lamp switched on or a cloud moves the model, and a new tile or a hand
-  stands out as residual;
+  stands out as residual. Cells are compared by their mean and median
+  colour (:func:`cell_looks`) and by how uneven they are
+  (:func:`texture_changes`): a black tile's light symbol can average out to
+  a dark print's grey, but not its median, nor its texture;
 - *is the grid still where we think?* (:func:`structure_similarity`): the
   correlation of edge maps, which a lamp hardly changes and a knocked camera
   destroys.
@@ -148,16 +151,22 @@ _NEIGHBOURS = np.ones((3, 3), np.uint8)
 _NEIGHBOURS[1, 1] = 0
 
 
+def _inner_cells(patch: np.ndarray, rows: int, cols: int, inset: float) -> np.ndarray:
+    """The patch as (rows, h, cols, w, C): each cell's inner part, ``inset``
+    of the cell trimmed off every side so grid lines and edges stay out."""
+    h, w = patch.shape[:2]
+    py, px = h // rows, w // cols
+    a, b = round(py * inset), round(px * inset)
+    inner: np.ndarray = patch.reshape(rows, py, cols, px, -1)[:, a : py - a, :, b : px - b]
+    return inner
+
+
 def cell_means(patch: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> np.ndarray:
     """Mean colour of each cell's inner part, (rows, cols, C) float32, for a
     patch cut into ``rows`` x ``cols`` cells (count the ring cells too:
     a 6x6 board with a one-cell ring is 8x8 here). ``inset`` trims that
     share off every side so grid lines and edges stay out."""
-    h, w = patch.shape[:2]
-    py, px = h // rows, w // cols
-    a, b = round(py * inset), round(px * inset)
-    cells = patch.reshape(rows, py, cols, px, -1)[:, a : py - a, :, b : px - b]
-    means: np.ndarray = cells.mean(axis=(1, 3))
+    means: np.ndarray = _inner_cells(patch, rows, cols, inset).mean(axis=(1, 3))
     return means
 
 
@@ -170,10 +179,7 @@ def cell_looks(patch: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> n
     while most of its pixels stay black. A light change scales each
     channel's median by that channel's gain, like the mean, so all follow
     one gain field per channel (:func:`fit_light`)."""
-    h, w = patch.shape[:2]
-    py, px = h // rows, w // cols
-    a, b = round(py * inset), round(px * inset)
-    cells = patch.reshape(rows, py, cols, px, -1)[:, a : py - a, :, b : px - b]
+    cells = _inner_cells(patch, rows, cols, inset)
     pixels = cells.transpose(0, 2, 1, 3, 4).reshape(rows, cols, -1, cells.shape[-1])
     looks: np.ndarray = np.concatenate(
         [pixels.mean(axis=2), np.median(pixels, axis=2)], axis=-1
@@ -186,10 +192,7 @@ def cell_texture(patch: np.ndarray, rows: int, cols: int, inset: float = 0.2) ->
     standard deviation of its grey level. An empty cell of a plain print is
     flat (sensor noise); a tile's printed symbol is not, even where the tile
     and the print share one colour."""
-    h, w = patch.shape[:2]
-    py, px = h // rows, w // cols
-    a, b = round(py * inset), round(px * inset)
-    grey = patch.reshape(rows, py, cols, px, -1)[:, a : py - a, :, b : px - b].mean(axis=-1)
+    grey = _inner_cells(patch, rows, cols, inset).mean(axis=-1)
     texture: np.ndarray = grey.std(axis=(1, 3)).astype(np.float32)
     return texture
 

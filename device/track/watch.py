@@ -286,11 +286,6 @@ class BoardWatch:
         changed = light.residual > limit
         m = s.margin
         inner = changed[m : m + self.rows, m : m + self.cols].copy()
-        # A black tile on the dark print may match it in colour, mean and
-        # median alike; its symbol still changes the cell's texture.
-        inner |= texture_changes(self._reference.texture, now.texture)[
-            m : m + self.rows, m : m + self.cols
-        ]
         events: list[Event] = []
         if light.scale > s.unclear:
             # Something lies across the board (an arm), or the camera was
@@ -344,6 +339,11 @@ class BoardWatch:
                     "gain": [round(float(v), 3) for v in np.exp(light.level[:3])],
                 }
             )
+        # A black tile on the dark print may match it in colour, mean and
+        # median alike; its symbol still changes the cell's texture.
+        inner |= texture_changes(self._reference.texture, now.texture)[
+            m : m + self.rows, m : m + self.cols
+        ]
         if not inner.any():
             self._reference = now  # follow slow drift; nothing to judge
             return events
