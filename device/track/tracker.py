@@ -643,6 +643,9 @@ class BoardTracker:
         combos = [(choice, self._outcome(b)) for choice, b in self._combinations(board, unsure)]
         legal = {o.key(): o for _, o in combos if o.kind == "legal"}
         illegal = [o for _, o in combos if o.kind == "illegal"]
+        taken = self._taken_away(unsure, combos)
+        if taken is not None:
+            return self._act(taken, obs.lab, t, settled=False)
         rest = not self._fresh_piece(unsure)
         settled = self._settled([o for _, o in combos], rest)
         if settled is not None:
@@ -651,6 +654,27 @@ class BoardTracker:
         if not legal and illegal and not maybe_nothing and self._same_refusal(illegal):
             return self._act(illegal[0], obs.lab, t, settled=False)
         return self._ask(board, unsure, combos, obs, t)
+
+    def _taken_away(
+        self, unsure: dict[Cell, tuple[str, ...]], combos: list[tuple[dict[Cell, str], Outcome]]
+    ) -> Outcome | None:
+        """The refused tile taken away: every doubtful cell lay under the
+        tile the game refused, and each reads likelier empty than anything.
+        Right after a refusal the players take the tile off; on a dark print
+        its empty cells may read nearly as the card's black tile, and the
+        card must not settle that near tie into a drop nobody made (a right
+        tile put down in the same moment reads as itself first)."""
+        pending, empty = self.pending, self.referee.empty
+        if pending is None or pending.kind != "illegal" or not unsure:
+            return None
+        if not set(unsure) <= set(pending.cells):
+            return None
+        if any(options[0] != empty for options in unsure.values()):
+            return None
+        for choice, outcome in combos:
+            if outcome.kind == "rest" and all(code == empty for code in choice.values()):
+                return outcome
+        return None
 
     def _set_aside(self, board: list[str], unsure: dict[Cell, tuple[str, ...]]) -> None:
         """After an unclear careful look, the tiles read clearly where the

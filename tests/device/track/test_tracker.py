@@ -187,6 +187,43 @@ def test_a_sure_wrong_tile_is_refused(table):
     assert [(e["type"], e["reason"]) for e in events] == [("illegal", "wrong_tile")]
 
 
+def _refused_then_looked_at(table: Table, unsure_of: str) -> list:
+    """A wrong tile refused at the bottom left, then its cells read doubtful
+    between empty and the card's tile: ``unsure_of`` says which comes first
+    ("empty" or "tile")."""
+    tracker = bits(table)
+    tile = start_tile(table)
+    wrong = next(c for c in "RYBPK" if c not in tile)
+    refused = [*EMPTY6[:5], wrong + wrong + "...."]
+    events = tracker.observe(observe(refused), changed=_mask(refused, EMPTY6))
+    assert [(e["type"], e["reason"]) for e in events] == [("illegal", "wrong_tile")]
+    if unsure_of == "empty":
+        rows, options = EMPTY6, {(5, 0): "." + tile[0], (5, 1): "." + tile[1]}
+    else:
+        rows, options = _bottom_left(tile), {(5, 0): tile[0] + ".", (5, 1): tile[1] + "."}
+    return tracker.observe(observe(rows, unsure=options), changed=_mask(rows, refused))
+
+
+def test_a_refused_tile_taken_off_a_print_like_the_cards_tile_is_gone_not_the_card_placed(table):
+    # On the dark print the empty cells under the refused tile read empty
+    # first and the card's black tile a close second. Right after a
+    # refusal the players take the tile off: that is what happened, not
+    # the card's tile dropped in the same place in the same moment.
+    events = _refused_then_looked_at(table, unsure_of="empty")
+    assert [e["type"] for e in events] == ["cleared"]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+    assert table.alerts() == []
+
+
+def test_the_cards_tile_put_where_a_refused_one_lay_and_read_itself_first_is_placed(table):
+    events = _refused_then_looked_at(table, unsure_of="tile")
+    tile = start_tile(table)
+    assert [(e["type"], e.get("codes")) for e in events if e["type"] == "placed"] == [
+        ("placed", tile)
+    ]
+    assert table.game.view()["players"][0]["board"] == _bottom_left(tile)
+
+
 def _undone(table: Table) -> tuple[BoardTracker, list[str], list]:
     """The starting tile recorded on the floor at the left, then undone on
     a phone: the tracker, the board with the tile, and sync()'s events."""
