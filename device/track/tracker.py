@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -44,6 +44,14 @@ from engine.verdict import Verdict
 log = logging.getLogger(__name__)
 
 Cell = tuple[int, int]
+
+
+def _beside(cell: Cell) -> tuple[Cell, ...]:
+    """The four cells sharing a side with ``cell`` (some may be off the board)."""
+    r, c = cell
+    return ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
+
+
 Event = dict[str, Any]
 
 # Without a sign of change (a first look, after the camera moved or the light
@@ -354,7 +362,7 @@ class BoardTracker:
             for c in range(cols):
                 if not obs.sure[r, c] or grid[r][c] != empty or str(obs.codes[r, c]) == empty:
                     continue
-                for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                for rr, cc in _beside((r, c)):
                     if (
                         0 <= rr < rows
                         and 0 <= cc < cols
@@ -528,8 +536,7 @@ class BoardTracker:
         beside = sorted(
             (r, c)
             for r, c in self.stale
-            if board[r][c] != empty
-            and any((r + dr, c + dc) in new for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+            if board[r][c] != empty and any(other in new for other in _beside((r, c)))
         )
         restless = sorted(cell for cell in self._restless if board[cell[0]][cell[1]] != empty)
         groups: set[tuple[Cell, ...]] = {(cell,) for cell in [*beside, *restless]}
@@ -664,10 +671,8 @@ class BoardTracker:
         its empty cells may read nearly as the card's black tile, and the
         card must not settle that near tie into a drop nobody made (a right
         tile put down in the same moment reads as itself first)."""
-        pending, empty = self.pending, self.referee.empty
-        if pending is None or pending.kind != "illegal" or not unsure:
-            return None
-        if not set(unsure) <= set(pending.cells):
+        empty = self.referee.empty
+        if not unsure or not self._under_refusal(unsure):
             return None
         if any(options[0] != empty for options in unsure.values()):
             return None
@@ -675,6 +680,14 @@ class BoardTracker:
             if outcome.kind == "rest" and all(code == empty for code in choice.values()):
                 return outcome
         return None
+
+    def _under_refusal(self, cells: Iterable[Cell]) -> bool:
+        """Whether ``cells`` all lie under the tile the game last refused
+        (its alert still open)."""
+        pending = self.pending
+        if pending is None or pending.kind != "illegal":
+            return False
+        return set(cells) <= set(pending.cells)
 
     def _set_aside(self, board: list[str], unsure: dict[Cell, tuple[str, ...]]) -> None:
         """After an unclear careful look, the tiles read clearly where the
@@ -941,9 +954,8 @@ class BoardTracker:
         ):
             return []
         if (
-            self.pending is not None
-            and self.pending.kind == "illegal"
-            and set(cells) <= set(self.pending.cells)
+            self._under_refusal(cells)
+            and self.pending is not None
             and all(self.pending.rows[r][c] in unsure[(r, c)] for r, c in cells)
         ):
             # The refused tile, as the players said it was, may still lie

@@ -75,10 +75,15 @@ def start_tile(table: Table) -> str:
     return table.game.view()["players"][0]["start_tile"]
 
 
+def _bottom_left(tile: str) -> list[str]:
+    """The board with ``tile`` lying flat on the floor at the left."""
+    return [*EMPTY6[:5], tile + "...."]
+
+
 def test_a_legal_drop_is_recorded_and_learnt(table):
     tracker = bits(table)
     tile = start_tile(table)
-    after = [*EMPTY6[:5], tile + "...."]
+    after = _bottom_left(tile)
     events = tracker.observe(observe(after), changed=_mask(after, EMPTY6))
     assert [e["type"] for e in events] == ["placed"]
     assert events[0]["cells"] == [[5, 0], [5, 1]] and events[0]["codes"] == tile
@@ -106,7 +111,7 @@ def test_the_cards_tile_settles_a_near_tie(table):
     tracker = bits(table)
     tile = start_tile(table)  # a double, e.g. "RR"
     other = next(c for c in "RYBPK" if c != tile[0])
-    after = [*EMPTY6[:5], tile + "...."]
+    after = _bottom_left(tile)
     # the reader cannot tell the second half from another colour
     obs = observe(after, unsure={(5, 1): tile[1] + other})
     events = tracker.observe(obs, changed=_mask(after, EMPTY6))
@@ -119,7 +124,7 @@ def test_unsure_cells_wait_for_the_players(table):
     # of a tile cannot be settled from the card
     tracker = bits(table, deck="physical")
     tile = "YY"  # a physical deck: any starting tile; the camera tells which
-    first = [*EMPTY6[:5], tile + "...."]
+    first = _bottom_left(tile)
     tracker.observe(observe(first), changed=_mask(first, EMPTY6))
     assert table.game.view()["players"][0]["board"] == first
     after = [*EMPTY6[:5], tile + "RB.."]
@@ -147,7 +152,7 @@ def test_two_quick_tiles_are_split_and_recorded_in_gravity_order(table):
     from engine.bits import Game
 
     probe = Game.new(table.game.setup)
-    probe.apply({"type": "place", "player": 0, "rows": [*EMPTY6[:5], tile + "...."]})
+    probe.apply({"type": "place", "player": 0, "rows": _bottom_left(tile)})
     card = probe.view()["card"]
     # the card's tile lies on the starting tile (vertical over column 0)
     after = [*EMPTY6[:3], card[0] + ".....", card[1] + ".....", tile + "...."]
@@ -272,7 +277,7 @@ def _three_drops(table: Table) -> list[list[str]]:
 
     tile = start_tile(table)
     probe = Game.new(table.game.setup)
-    first = [*EMPTY6[:5], tile + "...."]
+    first = _bottom_left(tile)
     probe.apply({"type": "place", "player": 0, "rows": first})
     card = probe.view()["card"]
     second = [*EMPTY6[:3], card[0] + ".....", card[1] + ".....", tile + "...."]
@@ -331,7 +336,7 @@ def test_an_old_tile_whose_look_changes_but_still_reads_its_colour_stays_old(tab
     assert table.game.view()["players"][0]["board"] == EMPTY6
     assert len(tracker.stale) == 4
     # taken away, its cells read empty: gone
-    swept = [*EMPTY6[:5], tile + "...."]
+    swept = _bottom_left(tile)
     assert tracker.observe(observe(swept), changed=_mask(swept, second)) == []
     assert tracker.stale == {(5, 0), (5, 1)}
 
@@ -345,7 +350,7 @@ def test_a_whole_tile_changing_in_look_where_an_old_one_lay_is_put_down_again(ta
     # BITS game 27), not an old tile in a shadow.
     tracker = bits(table)
     tile = start_tile(table)
-    first = [*EMPTY6[:5], tile + "...."]
+    first = _bottom_left(tile)
     events = tracker.observe(observe(first), changed=_mask(first, EMPTY6))
     assert [e["type"] for e in events] == ["placed"]
     table.undo()
@@ -362,10 +367,6 @@ def _knocked(table: Table) -> tuple[BoardTracker, str]:
     tracker = bits(table)
     tracker.sync()
     return tracker, start_tile(table)
-
-
-def _bottom_left(tile: str) -> list[str]:
-    return [*EMPTY6[:5], tile + "...."]
 
 
 def _placed_bottom_left(events: list, table: Table, tile: str) -> None:
@@ -428,7 +429,7 @@ def test_a_wrong_tile_seen_only_after_a_knock_and_taken_away_is_not_the_cards_ti
     assert tracker.observe(gone, changed=_mask(EMPTY6, knocked)) == []
     assert table.game.view()["players"][0]["board"] == EMPTY6
     # the card's tile really dropped there next is judged
-    after = [*EMPTY6[:5], tile + "...."]
+    after = _bottom_left(tile)
     events = tracker.observe(observe(after), changed=_mask(after, EMPTY6))
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 0], [5, 1]])]
 
@@ -480,7 +481,7 @@ def test_a_refusal_the_players_settled_is_not_asked_again_while_the_tile_lies_th
 def test_a_correction_from_a_phone_is_believed(table):
     tracker = bits(table)
     tile = start_tile(table)
-    after = [*EMPTY6[:5], tile + "...."]
+    after = _bottom_left(tile)
     tracker.observe(observe(after), changed=_mask(after, EMPTY6))
     table.correct_cell(0, [5, 0], "K")
     tracker.sync()
@@ -632,7 +633,7 @@ def test_a_dismissed_refusal_of_a_tile_that_was_never_there_is_forgotten(table):
     tracker.dismissed()  # what the camera loop does on that message
     # the real drop lands at the bottom; the phantom's cells, unchanged in
     # look, now read empty
-    after = [*EMPTY6[:5], tile + "...."]
+    after = _bottom_left(tile)
     events = tracker.observe(observe(after), changed=_mask(after, EMPTY6))
     assert [e["type"] for e in events] == ["placed"]
     assert events[0]["cells"] == [[5, 0], [5, 1]]
