@@ -12,9 +12,13 @@ The neutral tile is a grey domino, grey on both halves, so a grey cell with
 no grey neighbour is misread (a black tile lifted by glare, a dark board
 print): it takes its next best colour, or ``?``, and where a tile would float
 it is the board whatever its colour said. And every tile covers two cells:
-when the filled cells cannot all be paired into dominoes, the cheapest one
-or two cells to flip between board and tile that pair them are flipped (a
-right reading always pairs, so this never spoils one).
+when the filled cells cannot all be paired into dominoes that each rest
+(a lying tile on the bottom or with a filled cell under either half, a
+standing one with a filled cell under its lower half; grey only with grey),
+the cheapest one or two cells to flip between board and tile that pair them
+are flipped (a right reading always pairs so, so this never spoils one). A
+black starting tile (no symbol) on a dark print, read as the board under a
+tile that stood on it, is found this way: the tile above cannot rest.
 
 >>> import numpy as np
 >>> codes = np.array([list("..K."), list("...."), list("RRYB")])
@@ -103,14 +107,18 @@ def _paired(
     board: np.ndarray,
     empty: str,
 ) -> np.ndarray:
-    """Codes whose filled cells pair into dominoes, by flipping the cheapest
-    one or two cells between board and tile when they do not (see FLIP_SLACK).
+    """Codes whose filled cells pair into resting dominoes, by flipping the
+    cheapest one or two cells between board and tile when they do not (see
+    FLIP_SLACK); failing that, into dominoes at all.
 
-    An unsure cell counts as whatever its best entry is."""
+    A board may hold a tile a player left in mid-air (an illegal drop not yet
+    taken back): then no cheap flip makes every tile rest, and the cells
+    still have to pair. An unsure cell counts as whatever its best entry is."""
     lookup = np.array(entry_codes)
     best = scores.argmin(axis=-1)
     full = np.where(codes == "?", ~board[best], codes != empty)
-    if _dominoes(full):
+    grey = np.where(codes == "?", lookup[best] == NEUTRAL, codes == NEUTRAL)
+    if _dominoes(full, grey):
         return codes
     board_score = scores[..., board].min(axis=-1)
     tile_score = scores[..., ~board].min(axis=-1)
@@ -120,30 +128,46 @@ def _paired(
     order.sort(key=lambda ix: float(cost[ix]))
     order = order[:CANDIDATES]
     floating = int((full & ~_resting(full)).sum())
-    found: tuple[float, tuple[tuple[int, int], ...]] | None = None
     sets = [(a,) for a in order] + [(a, b) for i, a in enumerate(order) for b in order[i + 1 :]]
-    for cells in sets:
-        total = float(sum(cost[c] for c in cells))
-        if found is not None and total >= found[0]:
-            continue
-        trial = full.copy()
-        for c in cells:
-            trial[c] = ~trial[c]
-        if int((trial & ~_resting(trial)).sum()) <= floating and _dominoes(trial):
-            found = (total, cells)
-    if found is None:
+
+    def cheapest(resting: bool) -> tuple[tuple[int, int], ...] | None:
+        found: tuple[float, tuple[tuple[int, int], ...]] | None = None
+        for cells in sets:
+            total = float(sum(cost[c] for c in cells))
+            if found is not None and total >= found[0]:
+                continue
+            trial = full.copy()
+            for c in cells:
+                trial[c] = ~trial[c]
+            if int((trial & ~_resting(trial)).sum()) > floating:
+                continue
+            if _dominoes(trial, grey & trial) if resting else _dominoes(trial, rest=False):
+                found = (total, cells)
+        return None if found is None else found[1]
+
+    flips = cheapest(True)
+    if flips is None and not _dominoes(full, rest=False):
+        flips = cheapest(False)
+    if flips is None:
         return codes
     out = codes.copy()
     tile_code = lookup[np.where(board, np.inf, scores).argmin(axis=-1)]
-    for c in found[1]:
+    for c in flips:
         out[c] = empty if full[c] else tile_code[c]
     return out
 
 
-def _dominoes(full: np.ndarray) -> bool:
-    """Whether the filled cells (rows, cols) can all be paired with an
-    edge neighbour (a perfect matching: augmenting paths, black to white
-    squares of the checkerboard)."""
+def _dominoes(full: np.ndarray, grey: np.ndarray | None = None, rest: bool = True) -> bool:
+    """Whether the filled cells (rows, cols) can all be paired into dominoes
+    that rest (a perfect matching over the resting pairs only: augmenting
+    paths, black to white squares of the checkerboard).
+
+    A pair rests when a lying one is on the bottom row or has a filled cell
+    under either half, a standing one a filled cell (or the bottom edge)
+    under its lower half: whatever tile fills that cell rests in turn, so
+    pairs that rest one by one make a board that stands. ``grey`` cells (the
+    neutral tile, grey on both halves) pair only with each other. With
+    ``rest`` False any two neighbours pair."""
     cells = [tuple(ix) for ix in np.argwhere(full)]
     if len(cells) % 2:
         return False
@@ -151,16 +175,31 @@ def _dominoes(full: np.ndarray) -> bool:
     if 2 * len(black) != len(cells):
         return False
     rows, cols = full.shape
+    under = np.ones((rows + 1, cols), bool)  # the bottom edge holds like a tile
+    under[:rows] = full
+    g = np.zeros_like(full) if grey is None else grey
     mate: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def rests(a: tuple[int, int], b: tuple[int, int]) -> bool:
+        if g[a] != g[b]:
+            return False
+        if not rest:
+            return True
+        if a[0] == b[0]:
+            return bool(under[a[0] + 1, a[1]] or under[b[0] + 1, b[1]])
+        return bool(under[max(a[0], b[0]) + 1, a[1]])
 
     def augment(c: tuple[int, int], seen: set[tuple[int, int]]) -> bool:
         r, k = c
         for n in ((r - 1, k), (r + 1, k), (r, k - 1), (r, k + 1)):
-            if 0 <= n[0] < rows and 0 <= n[1] < cols and full[n] and n not in seen:
-                seen.add(n)
-                if n not in mate or augment(mate[n], seen):
-                    mate[n] = c
-                    return True
+            if not (0 <= n[0] < rows and 0 <= n[1] < cols and full[n]) or n in seen:
+                continue
+            if not rests(c, n):
+                continue
+            seen.add(n)
+            if n not in mate or augment(mate[n], seen):
+                mate[n] = c
+                return True
         return False
 
     return all(augment(c, set()) for c in black)

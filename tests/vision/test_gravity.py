@@ -93,7 +93,7 @@ def test_filled_cells_pair_into_dominoes():
     from vision.gravity import _dominoes
 
     assert _dominoes(grid(["....", "....", "KK..", "RRYY"]) != ".")
-    assert _dominoes(grid(["....", "..K.", "..K.", "RR.."]) != ".")
+    assert _dominoes(grid(["....", "..K.", "..K.", "RR.."]) != ".", rest=False)
     # an odd count never pairs; an even one may not either (a lone cell each side)
     assert not _dominoes(grid(["....", "....", "K...", "RRYY"]) != ".")
     assert not _dominoes(grid(["....", "....", "....", "R.YY"]) != ".")
@@ -117,3 +117,46 @@ def test_a_board_that_cannot_pair_is_left_alone_when_no_flip_is_cheap():
     codes = grid(["....", "....", "....", "RRR."])
     out, moved = settled(codes, scores_for(codes, 30.0), CODES)
     assert not moved.any() and ["".join(r) for r in out][3] == "RRR."
+
+
+def test_pairs_must_rest_and_grey_pairs_only_with_grey():
+    from vision.gravity import _dominoes
+
+    # a black domino standing on a hole pairs, but does not rest
+    standing = grid(["..K.", "..K.", "....", "RR.."])
+    assert _dominoes(standing != ".", rest=False)
+    assert not _dominoes(standing != ".")
+    # lying over one hole rests on its other half's support (an overhang)
+    assert _dominoes(grid(["....", "....", ".KK.", "RR.."]) != ".")
+    # the neutral tile is grey on both halves: grey beside black is two tiles
+    crossed = grid(["....", "....", "NK..", "KN.."])
+    assert _dominoes(crossed != ".", crossed == "N", rest=False) is False
+    assert _dominoes(
+        grid(["....", "....", "NR..", "NR.."]) != ".", grid(["....", "....", "N...", "N..."]) == "N"
+    )
+
+
+def test_a_black_starting_tile_read_as_dark_board_under_a_lying_tile_is_found():
+    # Truth: red dominoes standing in columns 0 and 3, a black starting
+    # double (no symbol) lying on the bottom between them, a red one lying
+    # on it. The black halves read as the dark print (board 4, black 7).
+    # Every cell still pairs into dominoes (three red ones), but the lying
+    # one would rest on two holes: the cheapest flip that lets every tile
+    # rest is the two black halves.
+    codes = grid(["....", "....", "RRRR", "R..R"])
+    s = scores_for(codes, 25.0)
+    s[3, 1] = s[3, 2] = (4.0, 7.0, 30.0)
+    out, moved = settled(codes, s, CODES)
+    assert ["".join(r) for r in out] == ["....", "....", "RRRR", "RKKR"]
+    assert np.argwhere(moved).tolist() == [[3, 1], [3, 2]]
+
+
+def test_a_tile_left_in_mid_air_keeps_the_rest_pairing():
+    # A player's illegal drop: R R lying in mid-air, not taken back yet. No
+    # cheap flip lets it rest, so the cells only need to pair: the unsure
+    # cell at the bottom right (black 5, board 8) is the board.
+    codes = grid(["....", ".RR.", "....", "KK.?"])
+    s = scores_for(codes, 25.0)
+    s[3, 3] = (8.0, 5.0, 30.0)
+    out, _ = settled(codes, s, CODES)
+    assert ["".join(r) for r in out] == ["....", ".RR.", "....", "KK.."]
