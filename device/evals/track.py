@@ -316,7 +316,8 @@ def _score(
     result.view_moved = sum(e["type"] == "view_moved" for e in events)
     result.light_changed = sum(e["type"] == "light_changed" for e in events)
     verdicts = [e for e in events if e["type"] in VERDICTS]
-    used: set[int] = set()
+    late = _late(truths, verdicts)
+    used: set[int] = set(late.values())
     for i, truth in enumerate(truths):
         end = truths[i + 1].t if i + 1 < len(truths) else float("inf")
         window = [
@@ -324,6 +325,8 @@ def _score(
             for k, e in enumerate(verdicts)
             if truth.t - 0.05 <= e["t"] < end and k not in used
         ]
+        if i in late:
+            window = [(late[i], verdicts[late[i]])]
         asked = any(e["type"] == "unsure" and truth.t - 0.05 <= e["t"] < end for e in events)
         if not window:
             result.missed += 1
@@ -351,6 +354,25 @@ def _score(
         if k not in used:
             result.false += 1
             result.problems.append(f"extra at {verdict['t']:.1f}s: said {_said(verdict)}")
+
+
+def _late(truths: list[Truth], verdicts: list[dict[str, Any]]) -> dict[int, int]:
+    """Placements judged right but late, after the next one was made:
+    truth index -> verdict index. As the players see it (:func:`_judged`):
+    a legal placement with no verdict of its own, then a "placed" with
+    exactly its cells before they would have entered it by hand."""
+    out: dict[int, int] = {}
+    for i, truth in enumerate(truths[:-1]):
+        end = truths[i + 1].t
+        if not truth.legal or any(truth.t - 0.05 <= v["t"] < end for v in verdicts):
+            continue
+        for k, v in enumerate(verdicts):
+            if k in out.values() or not end <= v["t"] < truth.t + MISSED_S:
+                continue
+            if v["type"] == "placed" and _verdict_cells(v) == truth.cells:
+                out[i] = k
+                break
+    return out
 
 
 def _show(truth: Truth) -> str:

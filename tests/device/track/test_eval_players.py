@@ -106,3 +106,37 @@ def test_a_refusal_of_a_move_nobody_made_is_dismissed_not_overruled(table):
     assert table.game.view()["players"][0]["board"] == board
     assert table.game.view()["card"] == card
     assert table.alerts() == [] and result.fixes == 1
+
+
+def test_a_right_verdict_after_the_next_tile_counts_late_not_false():
+    # Two tiles 3 s apart; the first one's verdict came only after the second
+    # was made (a hand stayed over the board), then the second's verdict.
+    from device.evals.track import _score
+
+    first = Truth(10.0, {(5, 0): "R", (5, 1): "Y"}, legal=True, reason="")
+    second = Truth(13.0, {(5, 2): "B", (5, 3): "B"}, legal=True, reason="")
+
+    def placed(t, truth):
+        cells = sorted(truth.cells)
+        codes = [truth.cells[c] for c in cells]
+        return {"type": "placed", "t": t, "cells": [list(c) for c in cells], "codes": codes}
+
+    events = [placed(13.5, first), placed(14.0, second)]
+    hands = [(9.0, True), (11.0, False), (13.2, False)]
+    result = GameResult("bits", 1)
+    _score(result, [first, second], events, hands)
+    assert (result.right, result.false, result.missed) == (2, 0, 0)
+    # the late verdict's delay is measured from its own tile's hand leaving
+    assert result.delays == [2.5, 0.8]
+
+
+def test_a_verdict_with_other_cells_after_the_next_tile_stays_false():
+    from device.evals.track import _score
+
+    first = Truth(10.0, {(5, 0): "R", (5, 1): "Y"}, legal=True, reason="")
+    second = Truth(13.0, {(5, 2): "B", (5, 3): "B"}, legal=True, reason="")
+    events = [{"type": "placed", "t": 13.5, "cells": [[4, 0], [4, 1]], "codes": ["R", "Y"]}]
+    result = GameResult("bits", 1)
+    _score(result, [first, second], events, [])
+    # the first tile had no verdict (missed), the second a wrong one (false)
+    assert (result.right, result.false, result.missed) == (0, 1, 1)
