@@ -386,13 +386,20 @@ class BoardTracker:
         one misread cell does not make a refusal. Otherwise None: the
         reading is judged as it is (nothing new, a refusal, two tiles, a
         question)."""
-        if changed is None or self.stale or self.pending is not None or self._unsure:
+        if changed is None or self.pending is not None or self._unsure:
             return None
         assert self.known is not None
         empty = self.referee.empty
         if empty not in obs.alphabet:
             return None
-        boards = self.referee.legal_boards(self.known)
+        # Cells set aside (an old round's tiles, the print once misread as
+        # black under a lamp) are not weighed here: a drop onto them is left
+        # to the reading (a tile there changes their look little).
+        boards = [
+            (rows, odds)
+            for rows, odds in self.referee.legal_boards(self.known)
+            if not self.stale & set(new_cells(self.known, rows, empty))
+        ]
         if not boards:
             return None
         e = obs.alphabet.index(empty)

@@ -719,3 +719,27 @@ def test_an_unsure_look_at_a_cell_set_aside_keeps_it_set_aside(table):
     gone = [*EMPTY6[:3], "...." + wrong + ".", "......", "......"]
     assert tracker.observe(observe(gone), changed=None) == []
     assert tracker.stale == {(3, 4)}
+
+
+def test_the_rules_still_weigh_the_cards_tile_while_cells_are_set_aside(table):
+    # A careful look after a knock set aside two clear cells the game does
+    # not hold (the dark print under a lamp taken for a black tile). Later
+    # the card's tile goes down standing in column 0: its upper half reads
+    # as the print (the tile's colour 12 away), its lower half could be
+    # either. Both cells changed in look, and the card's tile standing there
+    # explains that best: it is placed, not let pass (simulated BITS game
+    # 314: a black double missed under a lamp, the next one refused as
+    # "not a tile").
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    wrong = next(c for c in "RYBPK" if c not in tile)
+    knocked = [*EMPTY6[:5], "...." + wrong + wrong]
+    assert tracker.observe(observe(knocked), changed=None) == []
+    assert tracker.stale == {(5, 4), (5, 5)}
+    obs = observe(knocked, unsure={(5, 0): "." + tile[1]})
+    obs.distance[4, 0, BITS.index(tile[0])] = 12.0
+    standing = [*EMPTY6[:4], tile[0] + ".....", tile[1] + "..." + wrong + wrong]
+    events = tracker.observe(obs, changed=_mask(standing, knocked))
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[4, 0], [5, 0]])]
+    assert table.game.view()["players"][0]["board"][4:] == [tile[0] + ".....", tile[1] + "....."]
