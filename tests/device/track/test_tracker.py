@@ -654,6 +654,20 @@ def test_a_dismissed_refusal_of_a_tile_still_there_keeps_it(table):
     assert all(e["type"] != "placed" for e in events)
 
 
+def _set_aside_bottom_right(table: Table) -> tuple[BoardTracker, str, str, list[str]]:
+    """A tracker whose careful look after a knock set aside two clear cells
+    at the bottom right the game does not hold, in a colour not on the
+    card's tile: (tracker, the card's tile, that colour, the board seen)."""
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    wrong = next(c for c in "RYBPK" if c not in tile)
+    knocked = [*EMPTY6[:5], "...." + wrong + wrong]
+    assert tracker.observe(observe(knocked), changed=None) == []
+    assert tracker.stale == {(5, 4), (5, 5)}
+    return tracker, tile, wrong, knocked
+
+
 def test_the_cards_tile_seen_after_a_knock_over_a_cell_set_aside_is_placed(table):
     # After a knock, a careful look set aside two clear cells the game does
     # not hold (the dark print under a lamp taken for a black tile). Then
@@ -661,12 +675,7 @@ def test_the_cards_tile_seen_after_a_knock_over_a_cell_set_aside_is_placed(table
     # knocked again: that cell now clearly shows the tile's colour, not the
     # one it was set aside with. It is the card's tile placed (simulated
     # BITS game 21: missed, and the next tile judged the wrong one).
-    tracker = bits(table)
-    tracker.sync()
-    tile = start_tile(table)
-    wrong = next(c for c in "RYBPK" if c not in tile)
-    knocked = [*EMPTY6[:5], "...." + wrong + wrong]
-    assert tracker.observe(observe(knocked), changed=None) == []
+    tracker, tile, wrong, _ = _set_aside_bottom_right(table)
     again = [*EMPTY6[:5], "..." + tile + wrong]
     events = tracker.observe(observe(again), changed=None)
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 3], [5, 4]])]
@@ -730,13 +739,7 @@ def test_the_rules_still_weigh_the_cards_tile_while_cells_are_set_aside(table):
     # explains that best: it is placed, not let pass (simulated BITS game
     # 314: a black double missed under a lamp, the next one refused as
     # "not a tile").
-    tracker = bits(table)
-    tracker.sync()
-    tile = start_tile(table)
-    wrong = next(c for c in "RYBPK" if c not in tile)
-    knocked = [*EMPTY6[:5], "...." + wrong + wrong]
-    assert tracker.observe(observe(knocked), changed=None) == []
-    assert tracker.stale == {(5, 4), (5, 5)}
+    tracker, tile, wrong, knocked = _set_aside_bottom_right(table)
     obs = observe(knocked, unsure={(5, 0): "." + tile[1]})
     obs.distance[4, 0, BITS.index(tile[0])] = 12.0
     standing = [*EMPTY6[:4], tile[0] + ".....", tile[1] + "..." + wrong + wrong]
