@@ -629,9 +629,16 @@ class BoardTracker:
             sure = self._outcome(board) if not unsure else None
             if sure is not None and sure.kind == "legal":
                 return self._act(sure, obs.lab, t, settled=False)
-            drop = self._read_drop(obs)
+            drops = self._read_drops(obs)
+            drop = self._likeliest(drops, obs)
             if drop is not None:
-                return self._act(drop, obs.lab, t, settled=False)
+                empty = self.referee.empty
+                self.stale -= set(
+                    new_cells(self.known or [], drop, empty)
+                )  # what was set aside is gone
+                return self._act(self._outcome(drop), obs.lab, t, settled=False)
+            if drops:
+                return self._ask_which(board, unsure, drops, obs, t)
             if sure is not None and sure.kind == "rest":
                 return self._act(sure, obs.lab, t, settled=False)
             outcomes = [self._outcome(b) for _, b in self._combinations(board, unsure)]
@@ -728,15 +735,15 @@ class BoardTracker:
         ]
         return len(fresh) > len(self._partial(fresh))
 
-    def _read_drop(self, obs: Observation) -> Outcome | None:
-        """After a change of view or light: the one legal placement whose
-        every cell the reader is sure shows its code, on cells believed
-        empty. Kept to the belief there, a black tile dropped while the
-        camera was knocked would read as the black print it resembles and
-        be missed, and the next tile judged against the card it took.
-        A cell set aside (stale) counts as empty where it now clearly shows
-        another code than it was set aside with: a dark cell of the print
-        once taken for a black tile, now under the card's blue one."""
+    def _read_drops(self, obs: Observation) -> list[list[str]]:
+        """After a change of view or light: the legal placements whose every
+        cell the reader is sure shows its code, on cells believed empty.
+        Kept to the belief there, a black tile dropped while the camera was
+        knocked would read as the black print it resembles and be missed,
+        and the next tile judged against the card it took. A cell set aside
+        (stale) counts as empty where it now clearly shows another code than
+        it was set aside with: a dark cell of the print once taken for a
+        black tile, now under the card's blue one."""
         assert self.known is not None and self.seen is not None
         empty = self.referee.empty
         found = []
@@ -753,10 +760,52 @@ class BoardTracker:
                 for r, c in cells
             ):
                 found.append(rows)
-        if len(found) != 1:
+        return found
+
+    def _likeliest(self, drops: list[list[str]], obs: Observation) -> list[str] | None:
+        """The one of ``drops`` (:meth:`_read_drops`) the look shows: the only
+        one, or the one whose cells look likelier covered than empty by
+        :data:`TIE_LEAD` more than any other's. Two can be read at once when
+        a cell of the dark print reads as the card's black beside the tile
+        really put down (simulated BITS game 312)."""
+        if len(drops) <= 1:
+            return drops[0] if drops else None
+        assert self.known is not None
+        empty = self.referee.empty
+
+        def evidence(rows: list[str]) -> float:
+            cells = new_cells(self.known or [], rows, empty)
+            return sum(
+                obs.distance_of(cell, empty) - obs.distance_of(cell, rows[cell[0]][cell[1]])
+                for cell in cells
+            )
+
+        ranked = sorted(drops, key=evidence, reverse=True)
+        if evidence(ranked[0]) - evidence(ranked[1]) < TIE_LEAD:
             return None
-        self.stale -= set(new_cells(self.known, found[0], empty))  # what was set aside is gone
-        return self._outcome(found[0])
+        return ranked[0]
+
+    def _ask_which(
+        self,
+        board: list[str],
+        unsure: dict[Cell, tuple[str, ...]],
+        drops: list[list[str]],
+        obs: Observation,
+        t: float,
+    ) -> list[Event]:
+        """Several drops of the card read clearly and none stands out: ask
+        about the cells they do not share (covered, or the print), rather
+        than let the placement pass and judge the next tile against this
+        card."""
+        assert self.known is not None
+        empty = self.referee.empty
+        each = [set(new_cells(self.known, rows, empty)) for rows in drops]
+        doubt = set.union(*each) - set.intersection(*each)
+        asked = dict(unsure)
+        for r, c in sorted(doubt):
+            asked[(r, c)] = tuple(dict.fromkeys([board[r][c], empty]))
+        combos = [(choice, self._outcome(b)) for choice, b in self._combinations(board, asked)]
+        return self._ask(board, asked, combos, obs, t)
 
     @staticmethod
     def _settled(outcomes: list[Outcome], rest: bool = True) -> Outcome | None:

@@ -746,3 +746,40 @@ def test_the_rules_still_weigh_the_cards_tile_while_cells_are_set_aside(table):
     events = tracker.observe(obs, changed=_mask(standing, knocked))
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[4, 0], [5, 0]])]
     assert table.game.view()["players"][0]["board"][4:] == [tile[0] + ".....", tile[1] + "....."]
+
+
+def test_two_drops_of_the_card_read_clearly_after_a_knock_are_asked_about(table):
+    # After a knock the card's double reads clearly on three cells at the
+    # bottom left: standing in column 0, or lying on the floor, with one
+    # cell of the dark print read as its colour. Both drops fit every sure
+    # cell equally: the players are asked about the two cells the drops do
+    # not share, not left with a missed tile (simulated BITS game 312: the
+    # next tile was then refused as the wrong one).
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    assert tile[0] == tile[1]  # starting tiles are doubles (RULES.md)
+    seen = [*EMPTY6[:4], tile[0] + ".....", tile + "...."]
+    events = tracker.observe(observe(seen), changed=None)
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[4, 0], [5, 1]])]
+    assert [sorted(c) for c in events[0]["candidates"]] == [sorted([tile[0], "."])] * 2
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+    # the players say: lying on the floor
+    alert = events[0]["alert"]
+    table.resolve_alert(alert, "confirm", [".", tile[0]])
+    events = tracker.confirm(alert, [".", tile[0]])
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 0], [5, 1]])]
+    assert table.game.view()["players"][0]["board"] == _bottom_left(tile)
+
+
+def test_of_two_drops_read_after_a_knock_the_clearly_likelier_is_placed(table):
+    # The same look, but the cell standing would add reads only a little
+    # nearer the tile's colour than the print: lying on the floor is placed.
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    seen = [*EMPTY6[:4], tile[0] + ".....", tile + "...."]
+    obs = observe(seen)
+    obs.distance[4, 0, BITS.index(".")] = 12.0  # the tile's colour at 2: 10 better only
+    events = tracker.observe(obs, changed=None)
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 0], [5, 1]])]
