@@ -800,7 +800,7 @@ class BoardTracker:
         assert self.known is not None
         empty = self.referee.empty
         each = [set(new_cells(self.known, rows, empty)) for rows in drops]
-        doubt = set.union(*each) - set.intersection(*each)
+        doubt = set[Cell]().union(*each) - each[0].intersection(*each[1:])
         asked = dict(unsure)
         for r, c in sorted(doubt):
             asked[(r, c)] = tuple(dict.fromkeys([board[r][c], empty]))
