@@ -640,6 +640,7 @@ class BoardTracker:
             if drops:
                 return self._ask_which(board, unsure, drops, obs, t)
             if sure is not None and sure.kind == "rest":
+                self._recheck |= self._open_drop(obs)
                 return self._act(sure, obs.lab, t, settled=False)
             outcomes = [self._outcome(b) for _, b in self._combinations(board, unsure)]
             fits = {o.key(): o for o in outcomes if o.kind == "legal"}
@@ -761,6 +762,31 @@ class BoardTracker:
             ):
                 found.append(rows)
         return found
+
+    def _open_drop(self, obs: Observation) -> set[Cell]:
+        """After a change of view: the cells of the one drop of the card
+        that the reader could not rule out (each cell sure of the card's
+        code, or unsure with it among the candidates, and one at least
+        unsure). They are read again at the next change: the look taken
+        now is the new reference, so a black tile put down as the camera
+        was knocked, read as the print it resembles, would never change in
+        look again (simulated BITS game 328: missed, the next tile judged
+        against its card). Nothing when several drops could be there."""
+        assert self.known is not None
+        empty = self.referee.empty
+        open_drops = []
+        for rows, _ in self.referee.legal_boards(self.known):
+            cells = new_cells(self.known, rows, empty)
+            if not cells or all(obs.sure[r, c] for r, c in cells):
+                continue
+            if all(
+                rows[r][c] in obs.candidates[r][c]
+                if not obs.sure[r, c]
+                else str(obs.codes[r, c]) == rows[r][c]
+                for r, c in cells
+            ):
+                open_drops.append(cells)
+        return set(open_drops[0]) if len(open_drops) == 1 else set()
 
     def _likeliest(self, drops: list[list[str]], obs: Observation) -> list[str] | None:
         """The one of ``drops`` (:meth:`_read_drops`) the look shows: the only

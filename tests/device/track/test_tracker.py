@@ -783,3 +783,35 @@ def test_of_two_drops_read_after_a_knock_the_clearly_likelier_is_placed(table):
     obs.distance[4, 0, BITS.index(".")] = 12.0  # the tile's colour at 2: 10 better only
     events = tracker.observe(obs, changed=None)
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 0], [5, 1]])]
+
+
+def test_a_drop_the_look_after_a_knock_could_not_rule_out_is_read_again(table):
+    # The camera was knocked as the card's double went down standing in
+    # column 3 (a black tile on the dark print): the careful look after it
+    # is unsure of both halves, so nothing is placed, and that look becomes
+    # the reference the next changes are measured from. At the next change
+    # the two cells are read again although their look did not change, and
+    # the card's tile is placed (simulated BITS game 328: missed for good,
+    # the next tile refused as the wrong one).
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    careful = observe(EMPTY6, unsure={(4, 3): "." + tile[0], (5, 3): "." + tile[1]})
+    assert tracker.observe(careful, changed=None) == []
+    standing = [*EMPTY6[:4], "..." + tile[0] + "..", "..." + tile[1] + ".."]
+    again = observe(standing, unsure={(4, 3): tile[0] + ".", (5, 3): tile[1] + "."})
+    events = tracker.observe(again, changed=np.zeros((6, 6), bool))
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[4, 3], [5, 3]])]
+
+
+def test_a_look_after_a_knock_leaves_nothing_open_where_several_drops_could_be(table):
+    # The whole floor unsure (a dark print all alike): no one drop stands
+    # out, nothing is read again and nothing is placed.
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    floor = {(5, c): "." + tile[0] for c in range(6)}
+    assert tracker.observe(observe(EMPTY6, unsure=floor), changed=None) == []
+    again = observe(EMPTY6, unsure={(5, c): tile[0] + "." for c in range(6)})
+    assert tracker.observe(again, changed=np.zeros((6, 6), bool)) == []
+    assert table.game.view()["players"][0]["board"] == EMPTY6
