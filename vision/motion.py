@@ -57,6 +57,12 @@ LOG_FLOOR = 3.0
 # texture by its gain, well under this).
 TEXTURE_FLOOR = 2.0
 TEXTURE_RATIO = 2.5
+# Two weak signs together are a change too: texture grown or shrunk by this
+# ratio where the colour also moved by this share of the caller's limit (a
+# black tile under a lamp's glare on a dark print: its symbol half washed
+# out, its colour a few per cent off the print's).
+WEAK_TEXTURE_RATIO = 1.6
+WEAK_SHARE = 0.5
 # Pixels darker than this (levels) say little about an exposure step.
 GAIN_FLOOR = 16.0
 # A robust weight function's scale: residuals this many times the typical
@@ -197,17 +203,27 @@ def cell_texture(patch: np.ndarray, rows: int, cols: int, inset: float = 0.2) ->
     return texture
 
 
-def texture_changes(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
+def texture_changes(
+    reference: np.ndarray,
+    current: np.ndarray,
+    residual: np.ndarray | None = None,
+    limit: float = np.inf,
+) -> np.ndarray:
     """Cells (rows, cols) bool whose texture (:func:`cell_texture`) grew or
-    shrank by more than :data:`TEXTURE_RATIO`: a symbol came or went. The
-    flattest quarter of the cells says what noise looks like, and twice
-    that (at least :data:`TEXTURE_FLOOR`) is added before comparing, so
-    noise on a flat print is no change. A lamp scales texture with the
-    light, by less than the ratio."""
+    shrank by more than :data:`TEXTURE_RATIO`: a symbol came or went; or by
+    more than :data:`WEAK_TEXTURE_RATIO` where the colour's ``residual``
+    (:class:`LightFit`) is also over :data:`WEAK_SHARE` of ``limit`` (the
+    residual that alone is a change). The flattest quarter of the cells
+    says what noise looks like, and twice that (at least
+    :data:`TEXTURE_FLOOR`) is added before comparing, so noise on a flat
+    print is no change. A lamp scales texture with the light, by less than
+    the ratio."""
     noise = float(np.percentile(np.minimum(reference, current), 25))
     floor = 2 * max(noise, TEXTURE_FLOOR)
     ratio = np.abs(np.log((current + floor) / (reference + floor)))
     changed: np.ndarray = ratio > np.log(TEXTURE_RATIO)
+    if residual is not None:
+        changed |= (ratio > np.log(WEAK_TEXTURE_RATIO)) & (residual > WEAK_SHARE * limit)
     return changed
 
 

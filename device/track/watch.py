@@ -341,7 +341,7 @@ class BoardWatch:
             )
         # A black tile on the dark print may match it in colour, mean and
         # median alike; its symbol still changes the cell's texture.
-        inner |= texture_changes(self._reference.texture, now.texture)[
+        inner |= texture_changes(self._reference.texture, now.texture, light.residual, limit)[
             m : m + self.rows, m : m + self.cols
         ]
         if not inner.any():

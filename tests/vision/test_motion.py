@@ -191,3 +191,20 @@ def test_noise_and_a_lamp_do_not_change_texture():
     assert not texture_changes(a, b).any()
     lit = cell_texture(patch_of(lamp(board(tiles), strength=1.0)), 8, 8)
     assert not texture_changes(cell_texture(patch_of(board(tiles)), 8, 8), lit).any()
+
+
+def test_two_weak_signs_together_are_a_change():
+    # A black tile under a lamp's glare on the dark print: its symbol half
+    # washed out (texture 5 -> 14 levels: with the noise floor 4 added, a
+    # ratio of 18/9 = 2, under the 2.5 that alone is a change), its colour
+    # 8 % off the print's (under the 12 % that alone is a change, over half
+    # of it). Either sign alone is no change.
+    reference = np.ones((8, 8))
+    current = np.ones((8, 8))
+    residual = np.zeros((8, 8))
+    reference[2, 3], current[2, 3], residual[2, 3] = 5.0, 14.0, 0.08  # both signs
+    reference[4, 4], current[4, 4], residual[4, 4] = 5.0, 14.0, 0.02  # texture only
+    residual[5, 5] = 0.10  # colour only
+    assert not texture_changes(reference, current).any()
+    changed = texture_changes(reference, current, residual, limit=0.12)
+    assert np.argwhere(changed).tolist() == [[2, 3]]
