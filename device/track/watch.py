@@ -24,6 +24,7 @@ Events are plain dicts with ``type`` ("view_moved", "view_found",
 from __future__ import annotations
 
 import logging
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,6 +84,16 @@ RING_OUTLIERS = 0.25
 SAME_PLACE_S = 1.5
 # A gain g on sRGB levels is about g ** 2.2 on linear light.
 SRGB_EXPONENT = 2.2
+# How well the ring fits one smooth light change is judged against this
+# table's own floor: a noisy sensor, JPEG and a dark ring keep the fit's
+# scale above ``unclear`` with nothing over the board (a night LITS print on
+# a dark cloth: every still frame taken for an arm). The floor is this low
+# percentile of the last looks' scales, and the limit this many times it
+# (an arm across the ring is several times the floor).
+FLOOR_LOOKS = 100
+FLOOR_PERCENTILE = 25
+FLOOR_MIN_LOOKS = 20
+FLOOR_TIMES = 2.0
 
 
 @dataclass(frozen=True)
@@ -199,6 +210,7 @@ class BoardWatch:
         # first look and under a new light, then taken off every read.
         self.highlight: Highlight | None = None
         self._look_for_highlight = True
+        self._scales: deque[float] = deque(maxlen=FLOOR_LOOKS)  # the ring fit's recent scales
 
     def learn_reading(
         self, lab: np.ndarray, known: dict[tuple[int, int], str], trusted: bool = False
@@ -282,12 +294,13 @@ class BoardWatch:
         s = self.settings
         now = self._cells_and_edges(patch)
         light = fit_light(self._reference.cells, now.cells, use=self._ring)
+        self._scales.append(light.scale)
         limit = max(s.change, s.change_sigmas * light.scale)
         changed = light.residual > limit
         m = s.margin
         inner = changed[m : m + self.rows, m : m + self.cols].copy()
         events: list[Event] = []
-        if light.scale > s.unclear:
+        if light.scale > s.unclear and light.scale > self._unclear():
             # Something lies across the board (an arm), or the camera was
             # knocked. An arm moves again soon; a knocked camera stays.
             if self.gate.still_for(t) < s.knocked_s or (
@@ -351,6 +364,15 @@ class BoardWatch:
         # the careful way (a cell keeps its code unless clearly something else).
         self._changed = None if self._new_light else inner
         return events + self._read_more(image, patch, t)
+
+    def _unclear(self) -> float:
+        """The ring fit's scale above which something lies across the board:
+        ``unclear``, or :data:`FLOOR_TIMES` this table's own floor when that
+        is higher (see :data:`FLOOR_LOOKS`)."""
+        if len(self._scales) < FLOOR_MIN_LOOKS:
+            return self.settings.unclear
+        floor = float(np.percentile(np.fromiter(self._scales, float), FLOOR_PERCENTILE))
+        return max(self.settings.unclear, FLOOR_TIMES * floor)
 
     def _follow_light(self, field: np.ndarray) -> None:
         """Start the reader's white balance where the light went: the board's
@@ -597,7 +619,7 @@ class BoardWatch:
             return False
         if self.gate.still_for(t) >= self.settings.table_changed_s:
             return False
-        return fit_light(self._clear_ring[1], cells, use=self._ring).scale > self.settings.unclear
+        return fit_light(self._clear_ring[1], cells, use=self._ring).scale > self._unclear()
 
     def _maybe_moved(self, image: np.ndarray, t: float) -> tuple[list[Event], str]:
         """Search for the grid near where it was. Returns the events and
@@ -636,7 +658,7 @@ class BoardWatch:
         # a wrong fit (say, fooled by a hand) matches hardly any. Unless the
         # grid we hold was itself a poor fit: then the better one wins.
         doubtful = self.fit.quality < MOVE_QUALITY
-        unlike = not doubtful and (light.scale > s.unclear or ring.mean() > RING_OUTLIERS)
+        unlike = not doubtful and (light.scale > self._unclear() or ring.mean() > RING_OUTLIERS)
         if unlike and not self._found_there_before(corners, t):
             return [], "lost"  # not the board we knew: wait for a clearer look
         self._elsewhere = None

@@ -51,3 +51,21 @@ def test_an_empty_ramp_never_turns(table):
     watch = watch_of(table)
     lying = [*EMPTY6[:5], "RR...."]
     assert watch._game_turn(observe(lying)) == 0
+
+
+def test_something_over_the_board_is_judged_against_the_tables_own_noise(table):
+    # A noisy camera over a dark print (a night LITS board on a dark cloth,
+    # JPEG): the ring fits one smooth light change only to about 0.07 with
+    # nothing over it, above the 0.06 that says "an arm". Judged against
+    # that, every still frame would wait for an arm that is not there. After
+    # enough looks the limit is twice the table's floor (the 25th percentile
+    # of its recent fits): 0.14 here; an arm (0.5) is still an arm. A quiet
+    # table keeps the setting.
+    watch = watch_of(table)
+    assert watch._unclear() == watch.settings.unclear
+    watch._scales.extend([0.07] * 90 + [0.5] * 10)
+    assert watch._unclear() == pytest.approx(0.14)
+    assert 0.5 > watch._unclear() > 0.078
+    quiet = watch_of(table)
+    quiet._scales.extend([0.01] * 100)
+    assert quiet._unclear() == quiet.settings.unclear
