@@ -632,10 +632,8 @@ class BoardTracker:
             drops = self._read_drops(obs)
             drop = self._likeliest(drops, obs)
             if drop is not None:
-                empty = self.referee.empty
-                self.stale -= set(
-                    new_cells(self.known or [], drop, empty)
-                )  # what was set aside is gone
+                # what was set aside there is gone
+                self.stale -= set(new_cells(self.known or [], drop, self.referee.empty))
                 return self._act(self._outcome(drop), obs.lab, t, settled=False)
             if drops:
                 return self._ask_which(board, unsure, drops, obs, t)
