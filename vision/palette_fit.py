@@ -66,12 +66,6 @@ REFINE_STEPS = 3
 COLOURFUL = 15.0
 HUE_DRIFT = 0.45
 CHROMA_DRIFT = 0.8
-# Hues drift, but do not trade places: a cluster whose hue lies nearer
-# another colourful entry's nominal hue than its own pays for the difference
-# on this much tighter scale (radians). Blue and purple sit 29 degrees apart:
-# with no purple on the board and the blue split by a highlight, purple
-# drifted onto the blue cells and blue onto the glared one.
-HUE_SWAP = 0.15
 # One photo with no calibration: the light's colour may be anything from a
 # candle to shade, so the prior on it is weak (log units, see gain_prior).
 FIT_COLOUR_PRIOR = 2.0
@@ -185,16 +179,9 @@ class _Assigner:
             # colourful entry by chroma alone.
             hue_weight = min(1.0, c / COLOURFUL)
             chroma = np.log((c + 5) / (self.chroma0[k] + 5))
-            others = self.colourful.copy()
-            others[k] = False
-            swap = 0.0
-            if others.any():
-                to = np.angle(np.exp(1j * (np.arctan2(mean[2], mean[1]) - self.hue0[others])))
-                swap = max(0.0, abs(hue) - float(np.abs(to).min()))
             anchor = (
                 off[0] ** 2 / (self.var[k] / n + self.drift2[k, 0])
                 + hue_weight * (hue / HUE_DRIFT) ** 2
-                + hue_weight * (swap / HUE_SWAP) ** 2
                 + (1 - hue_weight) * (np.pi / 2 / HUE_DRIFT) ** 2
                 + (chroma / CHROMA_DRIFT) ** 2
             )

@@ -57,21 +57,3 @@ def test_unseen_variants_of_a_seen_code_are_dropped():
     )
     keep = seen_variants(pal, np.array([0, 0, 2]))
     assert keep.tolist() == [True, False, True, True]  # blue unseen: its only variant stays
-
-
-def test_blue_split_by_a_highlight_is_not_taken_for_purple():
-    # Simulated table 27 (classic dark print, 5000 K, glare 0.34): four blue
-    # cells, one lifted by the highlight into a cluster of its own, and no
-    # purple tile on the board. Hue may drift, but blue's cells lie nearer
-    # blue's hue than purple's: purple does not move over to take them.
-    from device.evals.read import still_frames
-    from vision.photo import read_photo
-
-    frame = next(still_frames("bits", 27, 1))
-    photo = read_photo(frame.image, 6, 6, BITS, corners=frame.corners, fit_palette=True)
-    assert photo is not None
-    truth = "".join(frame.board)
-    read = "".join(photo.reading.rows)
-    assert truth.count("B") == 4 and "P" not in truth
-    blue = [i for i, code in enumerate(truth) if code == "B"]
-    assert [read[i] for i in blue] == ["B"] * 4
