@@ -794,20 +794,21 @@ class BoardTracker:
         really put down (simulated BITS game 312)."""
         if len(drops) <= 1:
             return drops[0] if drops else None
-        assert self.known is not None
+        known = self.known
+        assert known is not None
         empty = self.referee.empty
-
-        def evidence(rows: list[str]) -> float:
-            cells = new_cells(self.known or [], rows, empty)
-            return sum(
-                obs.distance_of(cell, empty) - obs.distance_of(cell, rows[cell[0]][cell[1]])
-                for cell in cells
+        ranked = sorted(
+            (
+                sum(
+                    obs.distance_of(cell, empty) - obs.distance_of(cell, rows[cell[0]][cell[1]])
+                    for cell in new_cells(known, rows, empty)
+                ),
+                rows,
             )
-
-        ranked = sorted(drops, key=evidence, reverse=True)
-        if evidence(ranked[0]) - evidence(ranked[1]) < TIE_LEAD:
-            return None
-        return ranked[0]
+            for rows in drops
+        )
+        (second, _), (best, rows) = ranked[-2:]
+        return rows if best - second >= TIE_LEAD else None
 
     def _ask_which(
         self,
