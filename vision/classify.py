@@ -183,12 +183,16 @@ def _ramp(x: np.ndarray, start: float, full: float) -> np.ndarray:
     return np.asarray(np.clip((np.asarray(x) - start) / (full - start), 0.0, 1.0))
 
 
-def bare_penalty(printed: np.ndarray, first: Match) -> np.ndarray | None:
+def bare_penalty(
+    printed: np.ndarray, first: Match, colour: np.ndarray | None = None
+) -> np.ndarray | None:
     """Extra distance (S, K) for bare cells on tile colours, when this board's
     tiles evidently carry symbols (most tiles read with confidence show print).
 
     Then a cell without print is the board, not a tile of the board's colour
     (a black tile on a dark board). ``None`` when the tiles show no symbols.
+    ``colour`` (S, K): the cells' colour distances alone (default
+    ``first.scores``).
     """
     pal = first.palette
     tile = ~pal.plain & ~pal.board & ~pal.neutral & ~np.array([bool(s) for s in pal.symbols])
@@ -206,7 +210,13 @@ def bare_penalty(printed: np.ndarray, first: Match) -> np.ndarray | None:
     if not len(boards):
         return None
     near = scores(boards, pal).min(axis=0) < BARE_NEAR
-    carriers = ~pal.plain & ~pal.board & near & ~np.array([bool(s) for s in pal.symbols])
+    # Or, cell by cell, a tile this cell's colour fits about as well as
+    # the board's: a palette fitted under a lamp's glare may set the two
+    # entries apart while the cells themselves still cannot tell them apart.
+    d = first.scores if colour is None else colour
+    near_here = np.abs(d[..., pal.board].min(axis=-1)[..., None] - d) < BARE_NEAR
+    kinds = ~pal.plain & ~pal.board & ~np.array([bool(s) for s in pal.symbols])
+    carriers = kinds & (near | near_here)
     if not carriers.any():
         return None
     return np.asarray(bare[..., None] * BARE_PENALTY * carriers)

@@ -218,13 +218,52 @@ def texture_changes(
     :data:`TEXTURE_FLOOR`) is added before comparing, so noise on a flat
     print is no change. A lamp scales texture with the light, by less than
     the ratio."""
-    noise = float(np.percentile(np.minimum(reference, current), 25))
-    floor = 2 * max(noise, TEXTURE_FLOOR)
-    ratio = np.abs(np.log((current + floor) / (reference + floor)))
+    ratio = _texture_ratio(reference, current)
     changed: np.ndarray = ratio > np.log(TEXTURE_RATIO)
     if residual is not None:
         changed |= (ratio > np.log(WEAK_TEXTURE_RATIO)) & (residual > WEAK_SHARE * limit)
     return changed
+
+
+def _texture_ratio(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """|log| of each cell's texture growth, over the board's noise (see
+    :func:`texture_changes`)."""
+    noise = float(np.percentile(np.minimum(reference, current), 25))
+    floor = 2 * max(noise, TEXTURE_FLOOR)
+    return np.asarray(np.abs(np.log((current + floor) / (reference + floor))))
+
+
+def faint_beside(
+    changed: np.ndarray,
+    reference: np.ndarray,
+    current: np.ndarray,
+    residual: np.ndarray,
+    limit: float,
+) -> np.ndarray:
+    """Cells (rows, cols) bool beside a ``changed`` one that show one weak
+    sign of change themselves (texture by :data:`WEAK_TEXTURE_RATIO`, or
+    colour by :data:`WEAK_SHARE` of ``limit``). A tile covers two cells:
+    where one half clearly changed, the other may have changed too little
+    to tell (a black half under the lamp's glare looks much like the
+    print's sheen there), or not at all (the print beside a standing tile
+    in its shadow). Not a change, a doubt for the rules to weigh. Weak signs
+    count only next to strong ones, as in an edge detector's hysteresis, so
+    noise across the board raises none.
+
+    >>> c = np.array([[False, True, False, False]])
+    >>> tex = np.full((1, 4), 10.0)
+    >>> faint_beside(c, tex, tex, np.array([[0.07, 0.3, 0.07, 0.07]]), 0.12).tolist()
+    [[True, False, True, False]]
+    """
+    weak = (_texture_ratio(reference, current) > np.log(WEAK_TEXTURE_RATIO)) | (
+        residual > WEAK_SHARE * limit
+    )
+    near = np.zeros_like(changed)
+    near[1:] |= changed[:-1]
+    near[:-1] |= changed[1:]
+    near[:, 1:] |= changed[:, :-1]
+    near[:, :-1] |= changed[:, 1:]
+    return np.asarray(near & weak & ~changed)
 
 
 @dataclass(frozen=True)

@@ -228,7 +228,7 @@ def _read_colours(
         used_gains, used = b.gains, palette
         m = b.match.reshaped(shape)  # read under these gains already, penalties included
         s = m.scores if penalty is None else m.scores - penalty
-    bare = bare_penalty(printed, m)
+    bare = bare_penalty(printed, m, s)
     if bare is not None:
         m = match(None, used, s, bare if penalty is None else penalty + bare)
     return used_gains, used, m

@@ -165,6 +165,7 @@ class BoardTracker:
         # their colour: an old tile under another light, or a tile put down
         # where the print was misread as that colour (see _with_set_aside).
         self._restless: set[Cell] = set()
+        self._faint: np.ndarray | None = None  # the observation's faint changes
 
     # --- the game changed from elsewhere -----------------------------------
     def sync(self, t: float = 0.0) -> list[Event]:
@@ -229,13 +230,21 @@ class BoardTracker:
 
     # --- a still observation ---------------------------------------------------
     def observe(
-        self, obs: Observation, changed: np.ndarray | None = None, t: float | None = None
+        self,
+        obs: Observation,
+        changed: np.ndarray | None = None,
+        t: float | None = None,
+        faint: np.ndarray | None = None,
     ) -> list[Event]:
         """Take one observation. ``changed`` (rows, cols) bool: cells whose
         appearance changed since the last observation (None: no such
         evidence, e.g. the first look or after the camera moved: then only
-        a sure reading may overrule the belief)."""
+        a sure reading may overrule the belief). ``faint`` (rows, cols)
+        bool: cells beside a changed one that changed too little to count
+        (vision.motion.faint_beside): a tile there is not held against the
+        rules' hypotheses for an unchanged look."""
         t = obs.t if t is None else t
+        self._faint = faint
         events = self.sync(t)
         self.deferred = self.known is None or self.seen is None
         if self.deferred:
@@ -412,7 +421,14 @@ class BoardTracker:
         looked = np.asarray(changed, bool) & free & ~held
         # a cell whose look changed costs CHANGED_COST where a hypothesis
         # leaves it empty; a tile where the look did not change, UNCHANGED_COST
-        gain = gain + np.where(looked, -CHANGED_COST, UNCHANGED_COST)[..., None]
+        # (nothing where it changed faintly beside a change: the other half
+        # of a tile under the lamp's glare)
+        unchanged = (
+            UNCHANGED_COST * (1.0 - np.asarray(self._faint, bool))
+            if self._faint is not None
+            else UNCHANGED_COST
+        )
+        gain = gain + np.where(looked, -CHANGED_COST, unchanged)[..., None]
         gain[..., e] = 0.0
         nothing = CHANGED_COST * float(np.count_nonzero(looked))
         index = {code: k for k, code in enumerate(obs.alphabet)}
@@ -638,7 +654,11 @@ class BoardTracker:
             if drops:
                 return self._ask_which(board, unsure, drops, obs, t)
             if sure is not None and sure.kind == "rest":
-                self._recheck |= self._open_drop(obs)
+                drop = self._open_drop(obs)
+                if drop is not None and self._leans_to(drop, obs):
+                    return self._act(self._outcome(drop), obs.lab, t, settled=False)
+                if drop is not None:
+                    self._recheck |= set(new_cells(self.known or [], drop, self.referee.empty))
                 return self._act(sure, obs.lab, t, settled=False)
             outcomes = [self._outcome(b) for _, b in self._combinations(board, unsure)]
             fits = {o.key(): o for o in outcomes if o.kind == "legal"}
@@ -761,15 +781,16 @@ class BoardTracker:
                 found.append(rows)
         return found
 
-    def _open_drop(self, obs: Observation) -> set[Cell]:
-        """After a change of view: the cells of the one drop of the card
-        that the reader could not rule out (each cell sure of the card's
-        code, or unsure with it among the candidates, and one at least
-        unsure). They are read again at the next change: the look taken
-        now is the new reference, so a black tile put down as the camera
-        was knocked, read as the print it resembles, would never change in
-        look again (simulated BITS game 328: missed, the next tile judged
-        against its card). Nothing when several drops could be there."""
+    def _open_drop(self, obs: Observation) -> list[str] | None:
+        """After a change of view: the one drop of the card that the reader
+        could not rule out (each cell sure of the card's code, or unsure
+        with it among the candidates, and one at least unsure). Taken when
+        its cells lean to it (:meth:`_leans_to`), else read again at the
+        next change: the look taken now is the new reference, so a black
+        tile put down as the camera was knocked, read as the print it
+        resembles, would never change in look again (simulated BITS game
+        328: missed, the next tile judged against its card). None when
+        several drops could be there."""
         assert self.known is not None
         empty = self.referee.empty
         open_drops = []
@@ -783,8 +804,24 @@ class BoardTracker:
                 else str(obs.codes[r, c]) == rows[r][c]
                 for r, c in cells
             ):
-                open_drops.append(cells)
-        return set(open_drops[0]) if len(open_drops) == 1 else set()
+                open_drops.append(rows)
+        return open_drops[0] if len(open_drops) == 1 else None
+
+    def _leans_to(self, drop: list[str], obs: Observation) -> bool:
+        """Whether every cell of ``drop`` looks likelier its code than empty,
+        and all of them by :data:`PLACED_LEAD` together: the only drop of
+        the card the look allows, its black cells nearer black than the
+        print (simulated BITS game 303, a black double put down as the
+        camera was knocked)."""
+        empty = self.referee.empty
+        cells = new_cells(self.known or [], drop, empty)
+        if not self.seen or any(self.seen[r][c] != empty or (r, c) in self.stale for r, c in cells):
+            return False  # where something was believed: the reading's, not the card's
+        leads = [
+            obs.distance_of(cell, empty) - obs.distance_of(cell, drop[cell[0]][cell[1]])
+            for cell in cells
+        ]
+        return bool(leads) and min(leads) > 0 and sum(leads) >= PLACED_LEAD
 
     def _likeliest(self, drops: list[list[str]], obs: Observation) -> list[str] | None:
         """The one of ``drops`` (:meth:`_read_drops`) the look shows: the only

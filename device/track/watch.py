@@ -28,6 +28,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 
 from calibration.palette import load_palette
@@ -46,6 +47,7 @@ from device.track.observe import (
 )
 from device.track.tracker import BoardTracker
 from device.track.vote import Observation, code_distances, vote
+from vision.follow import carried, view_shift
 from vision.glare import Highlight
 from vision.gridfit import GridFit
 from vision.locate import locate_grid
@@ -54,6 +56,7 @@ from vision.motion import (
     board_patch,
     cell_looks,
     cell_texture,
+    faint_beside,
     fit_light,
     log_ratio,
     structure,
@@ -184,6 +187,9 @@ class BoardWatch:
         self._dt = 0.1  # seconds between frames (followed as they come)
         self._last_t: float | None = None
         self._changed: np.ndarray | None = None
+        # cells beside a changed one with a weak sign of change (faint_beside)
+        self._faint = np.zeros((rows, cols), bool)
+        self._view: np.ndarray | None = None  # grey picture of the last reference
         self._next_search = float("-inf")
         self._looked_at: float | None = None  # when the still board was last examined
         self._misses = 0  # searches in this still spell that found no grid
@@ -354,15 +360,21 @@ class BoardWatch:
             )
         # A black tile on the dark print may match it in colour, mean and
         # median alike; its symbol still changes the cell's texture.
-        inner |= texture_changes(self._reference.texture, now.texture, light.residual, limit)[
+        ref_tex, now_tex = self._reference.texture, now.texture
+        inner |= texture_changes(ref_tex, now_tex, light.residual, limit)[
             m : m + self.rows, m : m + self.cols
         ]
         if not inner.any():
             self._reference = now  # follow slow drift; nothing to judge
+            self._keep_view(image)
             return events
         # Under new light the per-cell change is a guess: read the whole board
         # the careful way (a cell keeps its code unless clearly something else).
         self._changed = None if self._new_light else inner
+        board = (slice(m, m + self.rows), slice(m, m + self.cols))
+        self._faint = faint_beside(
+            inner, ref_tex[board], now_tex[board], light.residual[board], limit
+        )
         return events + self._read_more(image, patch, t)
 
     def _unclear(self) -> float:
@@ -441,9 +453,11 @@ class BoardWatch:
                     image, self.fit.homography, self.rows, self.cols, s.px, s.margin
                 )
                 turned = [{"type": "turned", "t": t, "board": self.board, "quarter_turns": turn}]
-        events = turned + self.tracker.observe(obs, self._changed, t)
+        faint = None if self._changed is None else self._faint
+        events = turned + self.tracker.observe(obs, self._changed, t, faint=faint)
         if not self.tracker.deferred:
             self._reference = self._cells_and_edges(patch)
+            self._keep_view(image)
             if self.lost:
                 self.lost = False
                 events.insert(0, {"type": "view_found", "t": t, "board": self.board})
@@ -531,6 +545,7 @@ class BoardWatch:
             return obs, patch
         self._turn_to(turn)
         self._changed = np.rot90(self._changed, turn).copy()
+        self._faint = np.rot90(self._faint, turn).copy()
         assert self.fit is not None
         s = self.settings
         patch = board_patch(image, self.fit.homography, self.rows, self.cols, s.px, s.margin)
@@ -626,23 +641,50 @@ class BoardWatch:
         where the grid is: "here" (where it was), "moved" (read afresh from
         the next still frame) or "lost" (look again later). A grid found
         elsewhere counts only if, seen there, the ring around it looks as
-        it did: a hand over the board can fool the search, not the ring."""
+        it did: a hand over the board can fool the search, not the ring.
+        Where the search finds nothing, or nothing the ring confirms, the
+        grid is carried by how the whole picture moved (:meth:`_followed`)."""
+        assert self.fit is not None and self._reference is not None
+        self.locates += 1
+        found = locate_grid(image, self.rows, self.cols, hint=self.fit)
+        if found is not None:
+            events, where = self._moved_to(found, image, t)
+            if where != "lost":
+                return events, where
+        followed = self._followed(image)
+        if followed is not None and self._shift_px(followed) >= self._here_px():
+            # Only a move: that the picture stayed put says nothing of
+            # whether the grid can be seen (a hand resting over it).
+            return self._moved_to(followed, image, t)
+        if found is not None:
+            return [], "lost"
+        self._misses += 1
+        # Once may be a hand lying still over the grid; twice in one still
+        # spell, a second apart, and the view is lost.
+        if self._misses >= 2 and not self.lost:
+            self.lost = True
+            return [{"type": "view_moved", "t": t, "board": self.board, "found": False}], "lost"
+        return [], "lost"
+
+    def _shift_px(self, fit: GridFit) -> float:
+        """How far ``fit``'s corners lie from the grid's, pixels (mean)."""
+        assert self.fit is not None
+        corners = orient_like(fit.corners, self.fit.corners)
+        return float(np.linalg.norm(corners - self.fit.corners, axis=1).mean())
+
+    def _here_px(self) -> float:
+        """A grid found within this many pixels is where it was."""
+        assert self.fit is not None
+        return self.settings.shift * self.fit.side_px()
+
+    def _moved_to(self, fit: GridFit, image: np.ndarray, t: float) -> tuple[list[Event], str]:
+        """Whether the grid is at ``fit`` (see :meth:`_maybe_moved`)."""
         assert self.fit is not None and self._reference is not None
         s = self.settings
-        self.locates += 1
-        fit = locate_grid(image, self.rows, self.cols, hint=self.fit)
-        if fit is None:
-            self._misses += 1
-            # Once may be a hand lying still over the grid; twice in one still
-            # spell, a second apart, and the view is lost.
-            if self._misses >= 2 and not self.lost:
-                self.lost = True
-                return [{"type": "view_moved", "t": t, "board": self.board, "found": False}], "lost"
-            return [], "lost"
         self._misses = 0
         corners = orient_like(fit.corners, self.fit.corners)
-        shift = float(np.linalg.norm(corners - self.fit.corners, axis=1).mean())
-        if shift < s.shift * self.fit.side_px():
+        shift = self._shift_px(fit)
+        if shift < self._here_px():
             if self.lost:
                 self.lost = False
                 return [{"type": "view_found", "t": t, "board": self.board}], "here"
@@ -676,6 +718,26 @@ class BoardWatch:
             "shift_px": round(shift, 1),
         }
         return [event], "moved"
+
+    def _followed(self, image: np.ndarray) -> GridFit | None:
+        """Where the grid went by how the whole picture moved since the last
+        still look (vision.follow), when the locator cannot see it (a nearly
+        full ramp, few printed lines left: simulated BITS game 313, a knock
+        late in a round, every tile after it missed). The ring check that
+        follows decides whether to believe it."""
+        assert self.fit is not None
+        if self._view is None or self._view.shape != image.shape[:2]:
+            return None
+        shift = view_shift(self._view, image)
+        if shift is None:
+            return None
+        corners = carried(self.fit.corners, shift)
+        return GridFit.from_corners(corners, self.rows, self.cols, self.fit.quality, "tracked")
+
+    def _keep_view(self, image: np.ndarray) -> None:
+        """Remember the picture the reference was taken from (grey: enough
+        to follow the view by, a third of the memory)."""
+        self._view = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
     def _found_there_before(self, corners: np.ndarray, t: float) -> bool:
         """Whether the grid was found at ``corners`` (within the shift that

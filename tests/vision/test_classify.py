@@ -81,3 +81,45 @@ def test_clipped_channel_matches_what_the_entry_would_show():
     s = scores_linear(seen[None], 1 / lamp, pal)
     assert s[0].argmin() == 0
     assert s[0, 0] < 1.0
+
+
+# A dark board whose tiles carry symbols. The board entry as a palette fit
+# under a lamp's glare may leave it: 30 L* above the black tiles, farther
+# than BARE_NEAR, though the empty cells themselves are as dark as black.
+DARK = Palette.from_entries(
+    "d",
+    [
+        Entry(".", "board", (44.0, 0.0, 0.0), plain=True, board=True),
+        Entry("Y", "yellow", (80.0, 5.0, 75.0)),
+        Entry("B", "blue", (36.0, 18.0, -53.0)),
+        Entry("K", "black", (14.0, 0.0, 0.0)),
+    ],
+    Thresholds(max_distance=30, min_margin=5, lightness_weight=0.5, spread=6),
+)
+
+
+def _symbol_board() -> tuple[np.ndarray, np.ndarray]:
+    """Four sure tiles showing print, one bare cell between board and black
+    (L* 25: ΔE 19 from the board entry, 11 from black), and one bare yellow
+    cell (a starting tile)."""
+    lab = np.array(
+        [DARK.lab[1], DARK.lab[2], DARK.lab[3], DARK.lab[2], (25.0, 0.0, 0.0), DARK.lab[1]]
+    )
+    printed = np.array([0.3, 0.3, 0.3, 0.3, 0.0, 0.0])
+    return lab, printed
+
+
+def test_a_bare_cell_that_fits_black_hardly_better_than_the_board_is_not_a_black_tile():
+    from vision.classify import bare_penalty
+
+    lab, printed = _symbol_board()
+    first = match(lab, DARK)
+    assert first.codes().tolist() == ["Y", "B", "K", "B", "K", "Y"]
+    assert bare_penalty(printed, first) is not None
+    # by the palette alone the board and black are ΔE 30 apart: no tile
+    # could pass for the board; cell 4 can, and black gets the penalty
+    penalty = bare_penalty(printed, first)
+    assert penalty[4].tolist() == [0.0, 0.0, 0.0, 10.0]  # BARE_PENALTY
+    assert penalty[5].sum() == 0.0  # a bare yellow starting tile stays yellow
+    again = match(lab, DARK, penalty=penalty)
+    assert again.codes()[4] != "K"

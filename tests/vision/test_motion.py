@@ -18,6 +18,7 @@ from vision.motion import (
     cell_means,
     cell_texture,
     exposure_gain,
+    faint_beside,
     fit_light,
     patch_shape,
     structure,
@@ -208,3 +209,21 @@ def test_two_weak_signs_together_are_a_change():
     assert not texture_changes(reference, current).any()
     changed = texture_changes(reference, current, residual, limit=0.12)
     assert np.argwhere(changed).tolist() == [[2, 3]]
+
+
+def test_one_weak_sign_beside_a_clear_change_is_a_faint_change():
+    # A black double dropped standing under a lamp's glare (simulated BITS
+    # game 318): its lower half changed clearly, its upper half under the
+    # highlight only by 7 % in colour where 12 % alone is a change, as the
+    # print's sheen already lit that cell. Beside the clear change the weak
+    # sign is a faint change; the same sign far from any change is nothing.
+    texture = np.ones((6, 6))
+    residual = np.zeros((6, 6))
+    changed = np.zeros((6, 6), bool)
+    changed[1, 3] = True  # the lower half: clearly changed
+    residual[1, 3] = 0.3
+    residual[0, 3] = 0.07  # the upper half under the highlight
+    residual[4, 0] = 0.07  # the same sign alone, far off
+    residual[1, 4] = 0.03  # noise beside the change: under half the limit
+    faint = faint_beside(changed, texture, texture, residual, limit=0.12)
+    assert np.argwhere(faint).tolist() == [[0, 3]]

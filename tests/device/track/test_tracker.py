@@ -804,6 +804,73 @@ def test_a_drop_the_look_after_a_knock_could_not_rule_out_is_read_again(table):
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[4, 3], [5, 3]])]
 
 
+def test_the_one_drop_a_look_after_a_knock_leans_to_is_placed_at_once(table):
+    # As above, but both halves read nearer the card's colour than the
+    # print (simulated BITS game 303: a black double put down as the camera
+    # was knocked; the next hand came before any change could re-read it,
+    # and the drop was missed). The only drop of the card the look allows,
+    # leaning to it on every cell: placed now, not left for a change that
+    # may never come.
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    standing = [*EMPTY6[:4], "..." + tile[0] + "..", "..." + tile[1] + ".."]
+    careful = observe(standing, unsure={(4, 3): tile[0] + ".", (5, 3): tile[1] + "."})
+    for r in (4, 5):
+        careful.distance[r, 3, BITS.index(".")] = 5.0  # the tile's colour at 2.0
+    events = tracker.observe(careful, changed=None)
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[4, 3], [5, 3]])]
+
+
+def test_a_drop_a_look_after_a_knock_leans_to_on_one_cell_only_is_not_placed(table):
+    # One half nearer the card's colour, the other nearer the print: not
+    # enough to place a tile the camera never saw go down.
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    standing = [*EMPTY6[:4], "..." + tile[0] + "..", "..." + tile[1] + ".."]
+    careful = observe(standing, unsure={(4, 3): tile[0] + ".", (5, 3): tile[1] + "."})
+    careful.distance[4, 3, BITS.index(".")] = 12.0
+    careful.distance[5, 3, BITS.index(".")] = 1.0
+    assert tracker.observe(careful, changed=None) == []
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
+def _standing_under_glare(table: Table) -> tuple[BoardTracker, Observation, np.ndarray]:
+    """The card's tile put down standing in column 3, its upper half under
+    the lamp's highlight (simulated BITS game 318, a black double on the
+    dark print): the lower half changed in look and reads the tile's colour
+    by a little; the upper half did not change enough to count and reads
+    the print, the tile's colour not far behind."""
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    obs = observe(EMPTY6, unsure={(5, 3): tile[1] + "."})
+    e, k = BITS.index("."), BITS.index(tile[1])
+    obs.distance[5, 3, k], obs.distance[5, 3, e] = 1.6, 5.4
+    obs.distance[4, 3, e], obs.distance[4, 3, BITS.index(tile[0])] = 6.4, 12.8
+    changed = np.zeros((6, 6), bool)
+    changed[5, 3] = True
+    return tracker, obs, changed
+
+
+def test_a_tile_whose_upper_half_changed_only_faintly_is_weighed_as_the_cards_tile(table):
+    tracker, obs, changed = _standing_under_glare(table)
+    faint = np.zeros((6, 6), bool)
+    faint[4, 3] = True  # a weak sign of change beside the clear one
+    events = tracker.observe(obs, changed, faint=faint)
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[4, 3], [5, 3]])]
+
+
+def test_without_a_faint_change_an_unchanged_half_is_no_tile(table):
+    # The same look with no sign at all on the upper cell: a tile there
+    # would have changed it, so half a tile is no placement.
+    tracker, obs, changed = _standing_under_glare(table)
+    events = tracker.observe(obs, changed, faint=np.zeros((6, 6), bool))
+    assert [e["type"] for e in events if e["type"] in ("placed", "illegal")] == []
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
 def test_a_look_after_a_knock_leaves_nothing_open_where_several_drops_could_be(table):
     # The whole floor unsure (a dark print all alike): no one drop stands
     # out, nothing is read again and nothing is placed.
