@@ -69,6 +69,9 @@ CHANGED_COST = 15.0
 PLACED_LEAD = 5.0
 TIE_LEAD = 10.0
 FREE_LEAD = 25.0
+# A colour refusal is doubted (a question, not a shout) when the card's code
+# lies within this many palette margins of the code read (and fits at all).
+PLAUSIBLE_MARGINS = 4.0
 # A change covering more cells than two pieces is judged only once the
 # same sight has lasted this long (seconds): a hand resting on the board
 # lifts before then.
@@ -906,10 +909,14 @@ class BoardTracker:
             d = obs.distance[r, c]
             order = np.argsort(d)
             reach = float(d[order[0]]) + CANDIDATE_MARGINS * obs.min_margin
+            # A colour far behind one the cell fits closely is not what a
+            # light a little off made of it (a blue tile read 0.7 ΔE from
+            # blue is not the card's purple at 30: simulated BITS game 300).
+            behind = float(d[order[0]]) + PLAUSIBLE_MARGINS * obs.min_margin
             near = [
                 obs.alphabet[k]
                 for k in order
-                if d[k] <= obs.max_distance
+                if d[k] <= min(obs.max_distance, behind)
                 and (obs.alphabet[k] != empty or d[k] <= reach or (r, c) in partial)
             ]
             read = outcome.rows[r][c]

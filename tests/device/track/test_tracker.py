@@ -183,6 +183,15 @@ def test_a_colour_refusal_becomes_a_question_when_a_legal_reading_is_near(table)
     assert events[0]["settled"] and events[0]["codes"] == tile
 
 
+def test_a_colour_refusal_stands_when_the_cards_colour_is_far_behind_a_close_fit(table):
+    # The card's colour still "fits" (30 ΔE, the palette's limit), but the
+    # cell sits right on another colour (0.7 ΔE): a wrong tile the colour
+    # of a near neighbour (simulated BITS game 300: a blue double for the
+    # card's purple, passed as purple). Refused, not put down as the card.
+    _, events = _second_half_slip(table, read=0.7, card=29.9)
+    assert [(e["type"], e["reason"]) for e in events] == [("illegal", "wrong_tile")]
+
+
 def test_a_sure_wrong_tile_is_refused(table):
     tracker = bits(table)
     tile = start_tile(table)
