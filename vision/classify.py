@@ -217,9 +217,10 @@ def bare_penalty(
     near_here = np.abs(d[..., pal.board].min(axis=-1)[..., None] - d) < BARE_NEAR
     kinds = ~pal.plain & ~pal.board & ~np.array([bool(s) for s in pal.symbols])
     carriers = kinds & (near | near_here)
-    if not carriers.any():
-        return None
-    return np.asarray(bare[..., None] * BARE_PENALTY * carriers)
+    penalty = bare[..., None] * BARE_PENALTY * carriers
+    if not penalty.any():
+        return None  # no bare cell could pass for a tile: nothing to read again
+    return np.asarray(penalty)
 
 
 def match(
