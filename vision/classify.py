@@ -206,17 +206,15 @@ def bare_penalty(
     # Only tiles that can pass for the board by colour (a black tile on a
     # dark print) are affected; a bare yellow cell is a yellow tile without a
     # symbol (BITS's starting tiles), a bare grey one on an ivory board is grey.
-    boards = pal.lab[pal.board]
-    if not len(boards):
+    if not pal.board.any():
         return None
-    near = scores(boards, pal).min(axis=0) < BARE_NEAR
-    # Or, cell by cell, a tile this cell's colour fits about as well as
-    # the board's: a palette fitted under a lamp's glare may set the two
-    # entries apart while the cells themselves still cannot tell them apart.
+    # Judged cell by cell: a tile this cell's colour fits about as well as
+    # the board's (not by the palette's entries: a palette fitted under a
+    # lamp's glare may set the two apart while the cells cannot tell them
+    # apart).
     d = first.scores if colour is None else colour
-    near_here = np.abs(d[..., pal.board].min(axis=-1)[..., None] - d) < BARE_NEAR
-    kinds = ~pal.plain & ~pal.board & ~np.array([bool(s) for s in pal.symbols])
-    carriers = kinds & (near | near_here)
+    near = np.abs(d[..., pal.board].min(axis=-1)[..., None] - d) < BARE_NEAR
+    carriers = near & ~pal.plain & ~pal.board & ~np.array([bool(s) for s in pal.symbols])
     penalty = bare[..., None] * BARE_PENALTY * carriers
     if not penalty.any():
         return None  # no bare cell could pass for a tile: nothing to read again

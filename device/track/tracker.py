@@ -168,7 +168,6 @@ class BoardTracker:
         # their colour: an old tile under another light, or a tile put down
         # where the print was misread as that colour (see _with_set_aside).
         self._restless: set[Cell] = set()
-        self._faint: np.ndarray | None = None  # the observation's faint changes
 
     # --- the game changed from elsewhere -----------------------------------
     def sync(self, t: float = 0.0) -> list[Event]:
@@ -247,7 +246,6 @@ class BoardTracker:
         (vision.motion.faint_beside): a tile there is not held against the
         rules' hypotheses for an unchanged look."""
         t = obs.t if t is None else t
-        self._faint = faint
         events = self.sync(t)
         self.deferred = self.known is None or self.seen is None
         if self.deferred:
@@ -260,7 +258,7 @@ class BoardTracker:
             self.deferred = True
             return events
         try:
-            by_rules = self._by_rules(obs, changed)
+            by_rules = self._by_rules(obs, changed, faint)
             if by_rules is not None:
                 return events + self._act(by_rules, obs.lab, t, settled=True)
             events += self._decide(board, unsure, obs, t, careful=changed is None)
@@ -384,7 +382,9 @@ class BoardTracker:
                         out.add((rr, cc))
         return out
 
-    def _by_rules(self, obs: Observation, changed: np.ndarray | None) -> Outcome | None:
+    def _by_rules(
+        self, obs: Observation, changed: np.ndarray | None, faint: np.ndarray | None = None
+    ) -> Outcome | None:
         """Weigh what the game expects against what the reader sees.
 
         The hypotheses: nothing was placed, each legal placement the game
@@ -426,11 +426,7 @@ class BoardTracker:
         # leaves it empty; a tile where the look did not change, UNCHANGED_COST
         # (nothing where it changed faintly beside a change: the other half
         # of a tile under the lamp's glare)
-        unchanged = (
-            UNCHANGED_COST * (1.0 - np.asarray(self._faint, bool))
-            if self._faint is not None
-            else UNCHANGED_COST
-        )
+        unchanged = UNCHANGED_COST if faint is None else np.where(faint, 0.0, UNCHANGED_COST)
         gain = gain + np.where(looked, -CHANGED_COST, unchanged)[..., None]
         gain[..., e] = 0.0
         nothing = CHANGED_COST * float(np.count_nonzero(looked))
@@ -823,15 +819,26 @@ class BoardTracker:
         the card the look allows, its black cells nearer black than the
         print (simulated BITS game 303, a black double put down as the
         camera was knocked)."""
-        empty = self.referee.empty
-        cells = new_cells(self.known or [], drop, empty)
-        if not self.seen or any(self.seen[r][c] != empty or (r, c) in self.stale for r, c in cells):
+        cells = new_cells(self.known or [], drop, self.referee.empty)
+        if not all(self._believed_empty(cell) for cell in cells):
             return False  # where something was believed: the reading's, not the card's
-        leads = [
-            obs.distance_of(cell, empty) - obs.distance_of(cell, drop[cell[0]][cell[1]])
-            for cell in cells
-        ]
+        leads = self._leads(drop, obs)
         return bool(leads) and min(leads) > 0 and sum(leads) >= PLACED_LEAD
+
+    def _leads(self, drop: list[str], obs: Observation) -> list[float]:
+        """Per new cell of ``drop``: by how much it looks likelier the drop's
+        code than empty (ΔE)."""
+        empty = self.referee.empty
+        return [
+            obs.distance_of(cell, empty) - obs.distance_of(cell, drop[cell[0]][cell[1]])
+            for cell in new_cells(self.known or [], drop, empty)
+        ]
+
+    def _believed_empty(self, cell: Cell) -> bool:
+        """The tracker believes nothing lies on ``cell`` (nor set it aside)."""
+        r, c = cell
+        seen = self.seen
+        return seen is not None and seen[r][c] == self.referee.empty and cell not in self.stale
 
     def _likeliest(self, drops: list[list[str]], obs: Observation) -> list[str] | None:
         """The one of ``drops`` (:meth:`_read_drops`) the look shows: the only
@@ -841,19 +848,7 @@ class BoardTracker:
         really put down (simulated BITS game 312)."""
         if len(drops) <= 1:
             return drops[0] if drops else None
-        known = self.known
-        assert known is not None
-        empty = self.referee.empty
-        ranked = sorted(
-            (
-                sum(
-                    obs.distance_of(cell, empty) - obs.distance_of(cell, rows[cell[0]][cell[1]])
-                    for cell in new_cells(known, rows, empty)
-                ),
-                rows,
-            )
-            for rows in drops
-        )
+        ranked = sorted((sum(self._leads(rows, obs)), rows) for rows in drops)
         (second, _), (best, rows) = ranked[-2:]
         return rows if best - second >= TIE_LEAD else None
 
@@ -937,17 +932,16 @@ class BoardTracker:
         aside: an old round's tile), and each farther from the print's
         colour than any colour that fits (not the dark print under a lamp
         taken for a black tile: simulated BITS games 21, 33, 314)."""
-        assert self.known is not None and self.seen is not None
+        assert self.known is not None
         empty = self.referee.empty
         cells = new_cells(self.known, list(outcome.rows), empty)
         if len(cells) != self.referee.piece_cells or self._partial(cells):
             return False
         return all(
-            obs.sure[r, c]
-            and self.seen[r][c] == empty
-            and (r, c) not in self.stale
-            and obs.distance_of((r, c), empty) > obs.max_distance
-            for r, c in cells
+            obs.sure[cell]
+            and self._believed_empty(cell)
+            and obs.distance_of(cell, empty) > obs.max_distance
+            for cell in cells
         )
 
     def _partial(self, cells: Sequence[Cell]) -> set[Cell]:

@@ -840,6 +840,20 @@ def test_a_drop_the_look_after_a_knock_could_not_rule_out_is_read_again(table):
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[4, 3], [5, 3]])]
 
 
+def _standing_after_knock(table: Table, print_at: tuple[float, float]) -> list[dict]:
+    """The card's double standing in column 3, seen only by a careful look
+    after a knock: both halves unsure between the tile's colour (ΔE 2) and
+    the print (``print_at``, upper and lower half). The tracker's events."""
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    standing = [*EMPTY6[:4], "..." + tile[0] + "..", "..." + tile[1] + ".."]
+    careful = observe(standing, unsure={(4, 3): tile[0] + ".", (5, 3): tile[1] + "."})
+    for r, d in zip((4, 5), print_at, strict=True):
+        careful.distance[r, 3, BITS.index(".")] = d
+    return tracker.observe(careful, changed=None)
+
+
 def test_the_one_drop_a_look_after_a_knock_leans_to_is_placed_at_once(table):
     # As above, but both halves read nearer the card's colour than the
     # print (simulated BITS game 303: a black double put down as the camera
@@ -847,28 +861,14 @@ def test_the_one_drop_a_look_after_a_knock_leans_to_is_placed_at_once(table):
     # and the drop was missed). The only drop of the card the look allows,
     # leaning to it on every cell: placed now, not left for a change that
     # may never come.
-    tracker = bits(table)
-    tracker.sync()
-    tile = start_tile(table)
-    standing = [*EMPTY6[:4], "..." + tile[0] + "..", "..." + tile[1] + ".."]
-    careful = observe(standing, unsure={(4, 3): tile[0] + ".", (5, 3): tile[1] + "."})
-    for r in (4, 5):
-        careful.distance[r, 3, BITS.index(".")] = 5.0  # the tile's colour at 2.0
-    events = tracker.observe(careful, changed=None)
+    events = _standing_after_knock(table, print_at=(5.0, 5.0))
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[4, 3], [5, 3]])]
 
 
 def test_a_drop_a_look_after_a_knock_leans_to_on_one_cell_only_is_not_placed(table):
     # One half nearer the card's colour, the other nearer the print: not
     # enough to place a tile the camera never saw go down.
-    tracker = bits(table)
-    tracker.sync()
-    tile = start_tile(table)
-    standing = [*EMPTY6[:4], "..." + tile[0] + "..", "..." + tile[1] + ".."]
-    careful = observe(standing, unsure={(4, 3): tile[0] + ".", (5, 3): tile[1] + "."})
-    careful.distance[4, 3, BITS.index(".")] = 12.0
-    careful.distance[5, 3, BITS.index(".")] = 1.0
-    assert tracker.observe(careful, changed=None) == []
+    assert _standing_after_knock(table, print_at=(12.0, 1.0)) == []
     assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
