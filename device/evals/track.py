@@ -146,10 +146,13 @@ def run_game(
         table.new_game(name, setup, source="replay")
 
         answered: set[int] = set()
+        verdicts: list[dict[str, Any]] = []
 
         def on_frame(frame: Frame, _: list[dict[str, Any]]) -> None:
             hands.append((frame.t, bool(frame.meta.get("hand_over_board"))))
             board_now[0] = _codes(game, frame.meta.get("board", []))
+            _players_read(game, table, verdicts, truths, answered, result)
+            verdicts.clear()
             # A placement the camera let pass: the players enter it by hand.
             for i, truth in enumerate(truths):
                 if i in answered or frame.t < truth.t + MISSED_S:
@@ -166,15 +169,7 @@ def run_game(
                 codes = [rows[r][c] for r, c in event["cells"]] if rows else []
                 table.resolve_alert(int(event["alert"]), "confirm", codes, source="replay")
             elif event["type"] in VERDICTS:
-                truth = _judged(truths, event, answered)
-                missed: list[Truth] = []
-                if truth is not None and truths.index(truth) in answered:
-                    truth = None  # a second verdict about a placement already settled
-                if truth is not None:
-                    index = truths.index(truth)
-                    missed = [tr for j, tr in enumerate(truths[:index]) if j not in answered]
-                    answered.update(range(index + 1))
-                _players_fix(game, table, event, truth, result, missed)
+                verdicts.append(event)  # settled with the look's others, on_frame
 
         start = time.perf_counter()
         stats = run_loop(
@@ -192,6 +187,43 @@ def run_game(
     result.seconds = stats.seconds
     _score(result, truths, events, hands)
     return result
+
+
+def _players_read(
+    game: str,
+    table: Table,
+    verdicts: Sequence[dict[str, Any]],
+    truths: list[Truth],
+    answered: set[int],
+    result: GameResult,
+) -> None:
+    """The players read one look's verdicts together, as the phone shows
+    them, and put wrong ones right (:func:`_players_fix`). Two tiles placed
+    in one look (two quick drops seen after a knock) are two right
+    verdicts in whichever order the camera recorded them, not a missed
+    tile and a second verdict about a settled one: answering the first
+    alone, they would undo the second and leave the game a card behind.
+    ``answered``: truths already settled, updated."""
+    claimed = {
+        j
+        for e in verdicts
+        if e["type"] == "placed"
+        for j, tr in enumerate(truths)
+        if j not in answered and tr.legal and tr.cells == _verdict_cells(e)
+    }
+    for event in verdicts:
+        truth = _judged(truths, event, answered)
+        missed: list[Truth] = []
+        if truth is not None and truths.index(truth) in answered:
+            truth = None  # a second verdict about a placement already settled
+        if truth is not None:
+            index = truths.index(truth)
+            claimed.discard(index)
+            missed = [
+                tr for j, tr in enumerate(truths[:index]) if j not in answered and j not in claimed
+            ]
+            answered.update(j for j in range(index + 1) if j not in claimed)
+        _players_fix(game, table, event, truth, result, missed)
 
 
 def _latest(truths: list[Truth], t: float) -> Truth | None:

@@ -237,6 +237,7 @@ class BoardTracker:
         changed: np.ndarray | None = None,
         t: float | None = None,
         faint: np.ndarray | None = None,
+        hint: np.ndarray | None = None,
     ) -> list[Event]:
         """Take one observation. ``changed`` (rows, cols) bool: cells whose
         appearance changed since the last observation (None: no such
@@ -244,7 +245,11 @@ class BoardTracker:
         a sure reading may overrule the belief). ``faint`` (rows, cols)
         bool: cells beside a changed one that changed too little to count
         (vision.motion.faint_beside): a tile there is not held against the
-        rules' hypotheses for an unchanged look."""
+        rules' hypotheses for an unchanged look. ``hint`` (rows, cols)
+        bool, with ``changed`` None: cells that changed in look across a
+        change of light, too unsure a sign to read them by, enough to say
+        where the card's tile went when the careful read leaves several
+        places open (:meth:`_open_drop`)."""
         t = obs.t if t is None else t
         events = self.sync(t)
         self.deferred = self.known is None or self.seen is None
@@ -261,7 +266,7 @@ class BoardTracker:
             by_rules = self._by_rules(obs, changed, faint)
             if by_rules is not None:
                 return events + self._act(by_rules, obs.lab, t, settled=True)
-            events += self._decide(board, unsure, obs, t, careful=changed is None)
+            events += self._decide(board, unsure, obs, t, careful=changed is None, hint=hint)
         except NotNow as why:
             log.debug("board %s: not judged now (%s)", self.board, why)
             self.deferred = True
@@ -634,9 +639,11 @@ class BoardTracker:
         obs: Observation,
         t: float,
         careful: bool = False,
+        hint: np.ndarray | None = None,
     ) -> list[Event]:
         """Judge the believed board. ``careful``: no sign of which cells
-        changed (after the camera moved or the light changed): only a clear,
+        changed (after the camera moved or the light changed; ``hint``: see
+        :meth:`observe`): only a clear,
         legal placement counts, or one whole piece read clearly and far
         from the print's colour (:meth:`_one_clear_piece`) that breaks the
         rules; anything else is taken for a misreading of an unchanged board
@@ -655,7 +662,7 @@ class BoardTracker:
             if drops:
                 return self._ask_which(board, unsure, drops, obs, t)
             if sure is not None and sure.kind == "rest":
-                drop = self._open_drop(obs)
+                drop = self._open_drop(obs, hint)
                 if drop is not None and self._leans_to(drop, obs):
                     return self._act(self._outcome(drop), obs.lab, t, settled=False)
                 if drop is not None:
@@ -787,7 +794,7 @@ class BoardTracker:
                 found.append(rows)
         return found
 
-    def _open_drop(self, obs: Observation) -> list[str] | None:
+    def _open_drop(self, obs: Observation, hint: np.ndarray | None = None) -> list[str] | None:
         """After a change of view: the one drop of the card that the reader
         could not rule out (each cell sure of the card's code, or unsure
         with it among the candidates, and one at least unsure). Taken when
@@ -796,7 +803,10 @@ class BoardTracker:
         tile put down as the camera was knocked, read as the print it
         resembles, would never change in look again (simulated BITS game
         328: missed, the next tile judged against its card). None when
-        several drops could be there."""
+        several drops could be there, unless one alone lies where the look
+        changed (``hint``; simulated BITS game 402: a black double put down
+        as a lamp was switched on, on a dark print that left a second drop
+        of it open)."""
         assert self.known is not None
         empty = self.referee.empty
         open_drops = []
@@ -811,6 +821,12 @@ class BoardTracker:
                 for r, c in cells
             ):
                 open_drops.append(rows)
+        if hint is not None and len(open_drops) > 1:
+            open_drops = [
+                rows
+                for rows in open_drops
+                if all(hint[cell] for cell in new_cells(self.known, rows, empty))
+            ]
         return open_drops[0] if len(open_drops) == 1 else None
 
     def _leans_to(self, drop: list[str], obs: Observation) -> bool:

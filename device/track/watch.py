@@ -85,6 +85,13 @@ MOVE_QUALITY = 0.8
 # of the lamp's light; a hand does not lie still in one place that long).
 RING_OUTLIERS = 0.25
 SAME_PLACE_S = 1.5
+# A tile standing in the row by the ramp's edge shows its side, or its
+# shadow, on the ring cell next to it (seen at a slant). At most this many
+# ring cells, each touching a changed cell of the board, are such a piece:
+# the locator is asked at once, not after ``knocked_s`` of stillness, which
+# quick players never leave (simulated BITS game 408: every tile after
+# one in the bottom row missed for half a minute).
+RING_BESIDE = 2
 # A gain g on sRGB levels is about g ** 2.2 on linear light.
 SRGB_EXPONENT = 2.2
 # How well the ring fits one smooth light change is judged against this
@@ -187,6 +194,9 @@ class BoardWatch:
         self._dt = 0.1  # seconds between frames (followed as they come)
         self._last_t: float | None = None
         self._changed: np.ndarray | None = None
+        # Under new light: the cells that changed in look all the same (a
+        # hint for the careful read, not a mask: see BoardTracker.observe).
+        self._lit_changed: np.ndarray | None = None
         # cells beside a changed one with a weak sign of change (faint_beside)
         self._faint = np.zeros((rows, cols), bool)
         self._view: np.ndarray | None = None  # grey picture of the last reference
@@ -325,7 +335,7 @@ class BoardWatch:
         if (changed & self._ring).any() and not self._verified:
             # A few cells of the ring look different: a hand's edge, a knock,
             # or a piece by the edge that shades it. The locator decides.
-            if self.gate.still_for(t) < s.knocked_s:
+            if self.gate.still_for(t) < s.knocked_s and not self._beside_a_piece(changed):
                 return []
             events, where = self._maybe_moved(image, t)
             if where != "here":
@@ -371,6 +381,7 @@ class BoardWatch:
         # Under new light the per-cell change is a guess: read the whole board
         # the careful way (a cell keeps its code unless clearly something else).
         self._changed = None if self._new_light else inner
+        self._lit_changed = inner if self._new_light else None
         board = (slice(m, m + self.rows), slice(m, m + self.cols))
         self._faint = faint_beside(
             inner, ref_tex[board], now_tex[board], light.residual[board], limit
@@ -448,13 +459,16 @@ class BoardWatch:
                 obs = obs.rotated(turn)
                 self._turn_to(turn)
                 self._changed = None  # read afresh, carefully, the right way up
+                self._lit_changed = None
                 self._alt_turn = None
                 patch = board_patch(
                     image, self.fit.homography, self.rows, self.cols, s.px, s.margin
                 )
                 turned = [{"type": "turned", "t": t, "board": self.board, "quarter_turns": turn}]
         faint = None if self._changed is None else self._faint
-        events = turned + self.tracker.observe(obs, self._changed, t, faint=faint)
+        events = turned + self.tracker.observe(
+            obs, self._changed, t, faint=faint, hint=self._lit_changed
+        )
         if not self.tracker.deferred:
             self._reference = self._cells_and_edges(patch)
             self._keep_view(image)
@@ -471,7 +485,7 @@ class BoardWatch:
         self._forget_highlight()
         if self.turn is None or self.profile is None:
             self._orient_and_calibrate(image)
-        self._changed = None
+        self._changed = self._lit_changed = None
         self._looked_at = t
         return self._read_more(image, patch, t)
 
@@ -546,6 +560,7 @@ class BoardWatch:
         self._turn_to(turn)
         self._changed = np.rot90(self._changed, turn).copy()
         self._faint = np.rot90(self._faint, turn).copy()
+        self._lit_changed = None
         assert self.fit is not None
         s = self.settings
         patch = board_patch(image, self.fit.homography, self.rows, self.cols, s.px, s.margin)
@@ -635,6 +650,16 @@ class BoardWatch:
         if self.gate.still_for(t) >= self.settings.table_changed_s:
             return False
         return fit_light(self._clear_ring[1], cells, use=self._ring).scale > self._unclear()
+
+    def _beside_a_piece(self, changed: np.ndarray) -> bool:
+        """Whether the ring's changed cells (``changed``: ring included) are
+        few and each touches a changed cell of the board (see RING_BESIDE)."""
+        ring = changed & self._ring
+        if ring.sum() > RING_BESIDE:
+            return False
+        inner = changed & ~self._ring
+        near = cv2.dilate(inner.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        return bool((near | ~ring).all())
 
     def _maybe_moved(self, image: np.ndarray, t: float) -> tuple[list[Event], str]:
         """Search for the grid near where it was. Returns the events and

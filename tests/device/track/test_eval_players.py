@@ -8,7 +8,7 @@ import copy
 
 import pytest
 
-from device.evals.track import GameResult, Truth, _players_fix
+from device.evals.track import GameResult, Truth, _players_fix, _players_read
 from device.store import Store
 from device.table import Table
 from engine.verdict import Verdict
@@ -89,6 +89,33 @@ def test_a_refusal_after_a_missed_tile_enters_the_missed_tile_first(table):
     assert view["players"][0]["board"][5] == "RRPKYY"
     assert view["card"] == ahead.view()["card"]
     assert table.alerts() == [] and result.fixes == 2
+
+
+def test_two_tiles_recorded_in_one_look_in_either_order_stand(table):
+    # Seed 29: start PP, then two BB cards. Both BB were dropped while the
+    # camera was knocked; once it found the ramp again it recorded both in
+    # one look, the later drop first (either order is legal). The players
+    # see two right verdicts on the phone and touch nothing.
+    first, second = _bits_after_start(table, seed=29)
+    assert (first, second) == ("BB", "BB")
+    ahead = copy.deepcopy(table.game)
+    ahead.apply({"type": "place", "player": 0, "rows": [*EMPTY5, "PPBB.."]})
+    ahead.apply({"type": "place", "player": 0, "rows": [*EMPTY5, "PPBBBB"]})
+    earlier = Truth(5.0, {(5, 2): "B", (5, 3): "B"}, legal=True, reason="ok")
+    later = Truth(8.0, {(5, 4): "B", (5, 5): "B"}, legal=True, reason="ok")
+    look = []
+    for rows, truth in (("PP..BB", later), ("PPBBBB", earlier)):
+        events = table.apply({"type": "place", "player": 0, "rows": [*EMPTY5, rows]})
+        assert events[0]["type"] == "placed"
+        cells = sorted(truth.cells)
+        look.append({"type": "placed", "t": 9.0, "cells": [list(c) for c in cells], "codes": "BB"})
+    answered: set[int] = set()
+    result = GameResult("bits", 29)
+    _players_read("bits", table, look, [earlier, later], answered, result)
+    view = table.game.view()
+    assert view["players"][0]["board"][5] == "PPBBBB"
+    assert view["card"] == ahead.view()["card"]  # not a card behind
+    assert answered == {0, 1} and result.fixes == 0
 
 
 def test_a_refusal_of_a_move_nobody_made_is_dismissed_not_overruled(table):
