@@ -87,7 +87,8 @@ RING_OUTLIERS = 0.25
 SAME_PLACE_S = 1.5
 # A tile standing in the row by the ramp's edge shows its side, or its
 # shadow, on the ring cell next to it (seen at a slant). At most this many
-# ring cells, each touching a changed cell of the board, are such a piece:
+# ring cells, each touching a changed cell of the board, under the light as
+# it was (a lamp switched on changes the ring by itself), are such a piece:
 # the locator is asked at once, not after ``knocked_s`` of stillness, which
 # quick players never leave (simulated BITS game 408: every tile after
 # one in the bottom row missed for half a minute).
@@ -335,7 +336,8 @@ class BoardWatch:
         if (changed & self._ring).any() and not self._verified:
             # A few cells of the ring look different: a hand's edge, a knock,
             # or a piece by the edge that shades it. The locator decides.
-            if self.gate.still_for(t) < s.knocked_s and not self._beside_a_piece(changed):
+            beside = light.change <= s.light and self._beside_a_piece(changed)
+            if self.gate.still_for(t) < s.knocked_s and not beside:
                 return []
             events, where = self._maybe_moved(image, t)
             if where != "here":
