@@ -672,7 +672,8 @@ class BoardTracker:
             fits = {o.key(): o for o in outcomes if o.kind == "legal"}
             if len(fits) == 1:
                 return self._act(next(iter(fits.values())), obs.lab, t, settled=True)
-            if sure is None or sure.kind != "illegal" or not self._one_clear_piece(sure, obs):
+            clear = sure if sure is not None else self._clear_of_doubts(board, unsure)
+            if clear is None or clear.kind != "illegal" or not self._one_clear_piece(clear, obs):
                 log.info("board %s: unclear look after a change of view or light", self.board)
                 self._set_aside(board, unsure)
                 return []
@@ -940,6 +941,21 @@ class BoardTracker:
             read = outcome.rows[r][c]
             options[(r, c)] = tuple(dict.fromkeys([read, *near]))[:3]
         return options
+
+    def _clear_of_doubts(
+        self, board: list[str], unsure: dict[Cell, tuple[str, ...]]
+    ) -> Outcome | None:
+        """The believed board judged as it is when every doubt is a cell
+        believed empty that reads empty first: no sign of change there, so
+        no reason to hold back a piece read clearly beside it (simulated
+        BITS game 438: a second neutral tile put down as a lamp came on,
+        the dark print beside it doubting between empty and black)."""
+        empty = self.referee.empty
+        if not all(
+            options[0] == empty and self._believed_empty(cell) for cell, options in unsure.items()
+        ):
+            return None
+        return self._outcome(board)
 
     def _one_clear_piece(self, outcome: Outcome, obs: Observation) -> bool:
         """Whether the cells ``outcome`` adds to the game's board are one

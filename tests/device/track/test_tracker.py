@@ -449,6 +449,27 @@ def test_a_wrong_tile_seen_clearly_after_a_knock_is_refused_and_gone_when_taken_
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 0], [5, 1]])]
 
 
+def test_a_wrong_tile_seen_clearly_beside_a_doubtful_empty_cell_is_not_let_pass(table):
+    # The same careful look, with the empty cell beside the wrong tile in
+    # doubt between the print (read first) and black: no sign of change
+    # there, so no reason to let the clear wrong tile pass unjudged (a
+    # second neutral tile put down as a lamp came on, simulated BITS 438).
+    # The players are asked about the doubtful cell, then the tile is refused.
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    wrong = next(c for c in "RYBPK" if c not in tile)
+    knocked = [*EMPTY6[:5], wrong + wrong + "...."]
+    events = tracker.observe(observe(knocked, unsure={(5, 2): ".K"}), changed=None)
+    assert [e["type"] for e in events] == ["unsure"]
+    assert events[0]["cells"] == [[5, 2]]
+    events = tracker.confirm(events[0]["alert"], ["."])
+    assert [(e["type"], e.get("reason"), e.get("cells")) for e in events] == [
+        ("illegal", "wrong_tile", [[5, 0], [5, 1]])
+    ]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
 def test_a_wrong_tile_near_the_prints_colour_after_a_knock_is_not_refused(table):
     # The same look, but the tile's cells lie within reach of the print's
     # colour (ΔE 20): the dark print under a lamp read as a black tile as
