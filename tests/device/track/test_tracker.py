@@ -378,6 +378,14 @@ def _knocked(table: Table) -> tuple[BoardTracker, str]:
     return tracker, start_tile(table)
 
 
+def _wrong_tile_knocked(table: Table) -> tuple[BoardTracker, str, list[str]]:
+    """As :func:`_knocked`, and the board with a double of another colour
+    than the card's lying at the bottom left."""
+    tracker, tile = _knocked(table)
+    wrong = next(c for c in "RYBPK" if c not in tile)
+    return tracker, tile, [*EMPTY6[:5], wrong + wrong + "...."]
+
+
 def _placed_bottom_left(events: list, table: Table, tile: str) -> None:
     assert [(e["type"], e["cells"], e["codes"]) for e in events] == [
         ("placed", [[5, 0], [5, 1]], tile)
@@ -427,11 +435,7 @@ def test_a_wrong_tile_seen_clearly_after_a_knock_is_refused_and_gone_when_taken_
     # the card's colour close behind (a black card on a dark print): that
     # is the wrong tile gone, not the card's tile placed where it lay
     # (simulated BITS game 2, "placed KK" for a red tile taken off).
-    tracker = bits(table)
-    tracker.sync()
-    tile = start_tile(table)
-    wrong = next(c for c in "RYBPK" if c not in tile)
-    knocked = [*EMPTY6[:5], wrong + wrong + "...."]
+    tracker, tile, knocked = _wrong_tile_knocked(table)
     events = tracker.observe(observe(knocked), changed=None)
     assert [(e["type"], e["reason"], e["cells"]) for e in events] == [
         ("illegal", "wrong_tile", [[5, 0], [5, 1]])
@@ -455,11 +459,7 @@ def test_a_wrong_tile_seen_clearly_beside_a_doubtful_empty_cell_is_not_let_pass(
     # there, so no reason to let the clear wrong tile pass unjudged (a
     # second neutral tile put down as a lamp came on, simulated BITS 438).
     # The players are asked about the doubtful cell, then the tile is refused.
-    tracker = bits(table)
-    tracker.sync()
-    tile = start_tile(table)
-    wrong = next(c for c in "RYBPK" if c not in tile)
-    knocked = [*EMPTY6[:5], wrong + wrong + "...."]
+    tracker, _, knocked = _wrong_tile_knocked(table)
     events = tracker.observe(observe(knocked, unsure={(5, 2): ".K"}), changed=None)
     assert [e["type"] for e in events] == ["unsure"]
     assert events[0]["cells"] == [[5, 2]]
@@ -474,11 +474,7 @@ def test_a_wrong_tile_near_the_prints_colour_after_a_knock_is_not_refused(table)
     # The same look, but the tile's cells lie within reach of the print's
     # colour (ΔE 20): the dark print under a lamp read as a black tile as
     # likely as a tile. Set aside, not refused.
-    tracker = bits(table)
-    tracker.sync()
-    tile = start_tile(table)
-    wrong = next(c for c in "RYBPK" if c not in tile)
-    knocked = [*EMPTY6[:5], wrong + wrong + "...."]
+    tracker, _, knocked = _wrong_tile_knocked(table)
     assert tracker.observe(_print_like(observe(knocked), [(5, 0), (5, 1)]), changed=None) == []
     assert tracker.stale == {(5, 0), (5, 1)}
 
