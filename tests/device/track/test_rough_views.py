@@ -98,3 +98,14 @@ def test_a_knock_that_hides_the_grid_from_the_locator_is_followed():
     # it matches the ring around the board as it was, and the view is found.
     result = played("bits", 313, 36)
     assert result.bumps >= 1 and result.view_moved >= 1
+
+
+def test_a_tile_by_the_ramps_edge_does_not_hold_up_quick_players():
+    # BITS table 408: after a bump (123 s) the camera sees the ramp more
+    # from the side, and a tile put down in the bottom row (136.5 s) shows
+    # on the ring cell below it. A changed ring waited for a second of
+    # stillness before asking the locator whether the camera moved; these
+    # players' hands come back within 0.7 s, so that second never came and
+    # the next seven tiles were missed. A ring cell touching the new tile,
+    # under unchanged light, is asked about at once.
+    assert played("bits", 408, 41).placements == 41
