@@ -110,16 +110,16 @@ def _symbol_board() -> tuple[np.ndarray, np.ndarray]:
 
 
 def test_a_bare_cell_that_fits_black_hardly_better_than_the_board_is_not_a_black_tile():
-    from vision.classify import bare_penalty
+    from vision.classify import BARE_PENALTY, bare_penalty
 
     lab, printed = _symbol_board()
     first = match(lab, DARK)
     assert first.codes().tolist() == ["Y", "B", "K", "B", "K", "Y"]
-    assert bare_penalty(printed, first) is not None
     # by the palette alone the board and black are ΔE 30 apart: no tile
     # could pass for the board; cell 4 can, and black gets the penalty
     penalty = bare_penalty(printed, first)
-    assert penalty[4].tolist() == [0.0, 0.0, 0.0, 10.0]  # BARE_PENALTY
+    assert penalty is not None
+    assert penalty[4].tolist() == [0.0, 0.0, 0.0, BARE_PENALTY]
     assert penalty[5].sum() == 0.0  # a bare yellow starting tile stays yellow
     again = match(lab, DARK, penalty=penalty)
     assert again.codes()[4] != "K"
