@@ -30,14 +30,13 @@ from calibration.profile import Profile, ProfileError
 from device.cli import EXIT_NOT_FOUND, EXIT_OK, CliError, print_json
 from device.commands.score import load_cards
 from engine.bits import Board, load_settings, score_board
-from engine.lits import recoloured
 from vision.annotate import draw_reading
 from vision.draw import draw_grid, draw_miss
-from vision.gravity import settled
 from vision.gridfit import GridFit
 from vision.orientation import gravity_quarters
 from vision.palette import Palette
 from vision.photo import read_photo
+from vision.rules import ruled
 
 GAME_GRIDS = {"bits": (6, 6), "lits": (10, 10)}
 
@@ -190,16 +189,12 @@ def run(args: argparse.Namespace) -> int:
         )
         k = oriented(photo.fit, profile, game_board, reading.codes)
         codes, conf = turn(reading.codes, k), turn(reading.confidence, k)
-        if game_board:
-            # Tiles rest: a near-board cell floating above the board is board.
-            codes, moved = settled(codes, turn(reading.scores, k), reading.palette.codes)
-            conf = np.where(moved, 0.5, conf)
+        # The pieces' own rules: BITS tiles rest in dominoes, LITS pieces
+        # are whole tetrominoes coloured by shape on paired symbols.
+        lits_board = palette.game == "lits" and (rows, cols) == GAME_GRIDS["lits"]
+        rules = "bits" if game_board else "lits" if lits_board else ""
+        codes, conf = ruled(rules, codes, conf, turn(reading.scores, k), reading.palette.codes)
         cells = ["".join(row) for row in codes.tolist()]
-        if palette.game == "lits" and (rows, cols) == GAME_GRIDS["lits"]:
-            # A piece's colour follows from its shape: an L read yellow is an L.
-            cells, changed = recoloured(cells)
-            for r, c in changed:
-                conf[r, c] = min(float(conf[r, c]), 0.5)
         out["corners"] = [
             [round(float(x), 2), round(float(y), 2)] for x, y in turn_corners(photo.fit.corners, k)
         ]

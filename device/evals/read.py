@@ -44,11 +44,10 @@ from calibration.profile import Profile
 from calibration.wizard import build_profile
 from device.cli import EXIT_OK, CliError, print_json
 from device.evals._data import shared_data_dir
-from engine.lits import recoloured
-from vision.gravity import settled
 from vision.orientation import gravity_quarters
 from vision.palette import Palette
 from vision.photo import read_photo
+from vision.rules import ruled
 
 CUBE_FACES = "ULFRBD"
 CUBE_CODES = {"white": "W", "yellow": "Y", "red": "R", "orange": "O", "blue": "B", "green": "G"}
@@ -277,11 +276,11 @@ def sim_board(
     reading, fit = photo.reading, photo.fit
     k = _truth_turns(fit.corners, frame.corners)
     codes = turn(reading.codes, k)
-    if game == "bits":  # as tilewatch read does for a BITS board
-        codes, _ = settled(codes, turn(reading.scores, k), reading.palette.codes)
+    # as tilewatch read does: the pieces' own rules
+    codes, _ = ruled(
+        game, codes, turn(reading.confidence, k), turn(reading.scores, k), reading.palette.codes
+    )
     cells = ["".join(r) for r in codes.tolist()]
-    if game == "lits":  # as tilewatch read does: each piece in its shape's colour
-        cells, _ = recoloured(cells)
     board = compare(name, frame.board, cells, ms, **_tags(frame.conditions))
     if game == "bits":
         board.upright = (gravity_quarters(reading.codes != ".")[0] - k) % 4 == 0

@@ -1,0 +1,94 @@
+"""LITS pieces are whole tetrominoes coloured by shape: a reading that does
+not split into pieces is settled by the split that fits the colours best."""
+
+import numpy as np
+
+from calibration.palette import load_palette
+from device.evals.read import sim_board, still_frames
+from vision.tetrominoes import SLACK, pieced
+
+ENTRIES = (".", "L", "I", "T", "S")
+
+
+def _board(rows):
+    return np.array([list(r) for r in rows + ["." * 10] * (10 - len(rows))])
+
+
+def _scores(codes, fits=None):
+    """Each cell fits what it was read as (2 ΔE) and everything else badly
+    (80), except the near fits given as {(r, c): {code: distance}}."""
+    scores = np.full((10, 10, len(ENTRIES)), 80.0)
+    for k, code in enumerate(ENTRIES):
+        said = np.isin(codes, [".", "X", "O"]) if code == "." else codes == code
+        scores[..., k] = np.where(said, 2.0, 80.0)
+    for (r, c), near in (fits or {}).items():
+        for code, d in near.items():
+            scores[r, c, ENTRIES.index(code)] = d
+    return scores
+
+
+def test_a_red_l_read_yellow_under_a_lamp_is_an_l_whatever_the_colour_says():
+    # A warm lamp on red plastic: three cells of an L read clearly yellow
+    # (red 78 ΔE worse), the fourth red, beside a green T. Eight covered
+    # cells split into pieces one way only: the T, and an L over the
+    # three "yellow" cells (three cells are no piece).
+    read = _board(["..TTT.....", "...TL.....", "....III..."])
+    fixed, changed = pieced(read, _scores(read), ENTRIES)
+    assert ["".join(r) for r in fixed[:3]] == ["..TTT.....", "...TL.....", "....LLL..."]
+    assert changed.sum() == 3
+
+
+def test_a_clear_colour_run_that_cannot_be_pieces_is_left_for_the_rules_to_report():
+    # Five yellow cells in a row: no split into pieces without calling a
+    # clearly yellow cell board; the reading stands and decode reports it.
+    read = _board(["IIIII....."])
+    fixed, changed = pieced(read, _scores(read), ENTRIES)
+    assert (fixed == read).all() and not changed.any()
+
+
+def test_a_pieces_corner_read_as_board_within_the_slack_is_covered_again():
+    # An S over (0,2) (0,3) (1,1) (1,2); glare on (1,1) made it read board
+    # (2 ΔE) while blue fits within the slack. Three blue cells are no
+    # piece; with the corner they are an S.
+    read = _board(["..SS......", "..S......."])
+    fixed, changed = pieced(read, _scores(read, {(1, 1): {"S": 2.0 + SLACK / 2}}), ENTRIES)
+    assert ["".join(r) for r in fixed[:2]] == ["..SS......", ".SS......."]
+    assert changed.sum() == 1
+
+
+def test_a_corner_that_fits_the_board_far_better_stays_board():
+    # The same S corner, but blue is beyond the slack: the colour is clear,
+    # so the three blue cells stay as read for the rules to report.
+    read = _board(["..SS......", "..S......."])
+    fixed, changed = pieced(read, _scores(read, {(1, 1): {"S": 2.0 + 2 * SLACK}}), ENTRIES)
+    assert not changed.any() and (fixed == read).all()
+
+
+def test_a_cell_the_split_uncovers_reads_unsure_its_symbol_unread():
+    # Five yellow cells, the fifth only just yellower than the board: the
+    # split makes it board, and its printed symbol was never read.
+    read = _board(["IIIII....."])
+    fixed, changed = pieced(read, _scores(read, {(0, 4): {".": 2.0 + SLACK / 2}}), ENTRIES)
+    assert "".join(fixed[0]) == "IIII?....."
+    assert changed.sum() == 1
+
+
+def test_a_reading_that_splits_into_pieces_is_kept_where_another_split_is_near():
+    # Two yellow I's side by side; every cell fits red nearly as well, and
+    # two red L's could cover the same eight cells. The reading already is
+    # whole pieces: it stands.
+    read = _board(["IIII......", "IIII......"])
+    near = {(r, c): {"L": 10.0} for r in range(2) for c in range(4)}
+    fixed, changed = pieced(read, _scores(read, near), ENTRIES)
+    assert not changed.any() and (fixed == read).all()
+
+
+def test_rendered_tables_with_a_red_l_read_yellow_read_right():
+    # Simulated tables 26 and 36 (tuning seeds), warm lamps with glare: the
+    # colours alone read two or three cells of a red L yellow (26: beside a
+    # green T; 36: beside a yellow I). Every piece cell now reads right.
+    palette = load_palette("lits")
+    for seed in (26, 36):
+        board = sim_board("lits", seed, next(still_frames("lits", seed, 1)), palette, None)
+        assert board.found
+        assert [w for w in board.wrong if w[2] in "LITS"] == [], seed

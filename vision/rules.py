@@ -1,0 +1,47 @@
+"""What each game's pieces say of a reading, applied after the colours.
+
+A reading is made cell by cell; the game's pieces tie cells together. BITS
+tiles rest and pair into dominoes (:mod:`vision.gravity`); LITS pieces are
+whole tetrominoes coloured by shape (:mod:`vision.tetrominoes`) and the
+board's symbols pair up under a half turn (:mod:`vision.halfturn`). The
+``read`` command and the read evaluation both settle a whole game board this
+way, the right way up (row 0 at the board's top).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.lits.pieces import LETTERS
+from vision.gravity import settled
+from vision.halfturn import paired
+from vision.tetrominoes import pieced
+
+# A cell the rules changed is no surer than this.
+RULED_CONFIDENCE = 0.5
+
+
+def ruled(
+    game: str,
+    codes: np.ndarray,
+    confidence: np.ndarray,
+    scores: np.ndarray,
+    entry_codes: tuple[str, ...],
+) -> tuple[np.ndarray, np.ndarray]:
+    """Codes and confidence (rows, cols) of a whole ``game`` board after the
+    pieces' own rules; ``scores`` (rows, cols, K) and ``entry_codes`` (K,)
+    from the reading. Other games' boards come back as they were."""
+    if game == "bits":
+        codes, moved = settled(codes, scores, entry_codes)
+    elif game == "lits":
+        codes, moved = pieced(codes, scores, entry_codes)
+        # A ? is a symbol not read on the board when its best colour is the
+        # board's, or when the split into pieces left it uncovered.
+        lookup = np.array(entry_codes)
+        board_best = ~np.isin(lookup[scores.argmin(axis=-1)], list(LETTERS))
+        uncovered = (codes == "?") & (board_best | moved)
+        codes, flipped = paired(codes, np.where(moved, 0.0, confidence), uncovered)
+        moved = moved | flipped
+    else:
+        return codes, confidence
+    return codes, np.where(moved, np.minimum(confidence, RULED_CONFIDENCE), confidence)
