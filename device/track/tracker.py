@@ -258,7 +258,7 @@ class BoardTracker:
         board, unsure = self._belief(obs, changed)
         self._forget_gone(board, unsure)
         self._recheck.clear()
-        if self._crowded(board, t):
+        if self._crowded(board, unsure, t):
             log.info("board %s: more covered than two pieces could: waiting", self.board)
             self.deferred = True
             return events
@@ -272,7 +272,7 @@ class BoardTracker:
             self.deferred = True
         return events
 
-    def _crowded(self, board: list[str], t: float) -> bool:
+    def _crowded(self, board: list[str], unsure: dict[Cell, tuple[str, ...]], t: float) -> bool:
         """More new cells than two pieces cover: a hand or an arm resting
         over the board, not a move. It is looked at again from the next
         still frames; only the same sight for :data:`CROWD_S` is judged (a
@@ -281,8 +281,11 @@ class BoardTracker:
         # A tile of an old round still believed there is not new: counted,
         # a round swept while the camera was knocked (every cell read afresh,
         # the print where black tiles lay taken for black) waits for ever.
-        cells = new_cells(self.known, board, self.referee.empty)
-        n = len([cell for cell in cells if cell not in self.stale])
+        # A cell that may still be the board (an unsure print under a new
+        # lamp, a tile's doubtful other half) is a question, not an arm.
+        empty = self.referee.empty
+        cells = new_cells(self.known, board, empty)
+        n = len([c for c in cells if c not in self.stale and empty not in unsure.get(c, ())])
         if n <= 2 * self.referee.piece_cells:
             self._crowd = None
             return False

@@ -117,8 +117,14 @@ def vote(readings: Sequence[Reading], t: float = 0.0) -> Observation:
     d2 = np.take_along_axis(mean, order[..., 1:2], axis=-1)[..., 0] if len(alphabet) > 1 else d1
     unanimous = (each.argmin(axis=-1) == best[None]).all(axis=0)
     th = readings[0].palette.thresholds
-    sure = unanimous & (d2 - d1 >= th.min_margin) & (d1 <= th.max_distance)
     codes = np.array(alphabet)[best]
+    # What each frame's reader said, its printed-line and symbol evidence
+    # included. Colour alone may say otherwise (under a lamp the bare print
+    # can lie nearer a grey tile, while its lines say board); then the cell
+    # is not sure, and what the reader said stays a candidate.
+    said = np.stack([np.array(r.palette.codes)[r.entry] for r in readings])
+    agree = (said == codes[None]).all(axis=0)
+    sure = unanimous & agree & (d2 - d1 >= th.min_margin) & (d1 <= th.max_distance)
     rows, cols = codes.shape
     candidates = []
     for r in range(rows):
@@ -131,7 +137,11 @@ def vote(readings: Sequence[Reading], t: float = 0.0) -> Observation:
             picks = [alphabet[k] for k in order[r, c] if mean[r, c, k] <= limit]
             if len(picks) < 2:
                 picks = [alphabet[k] for k in order[r, c, :2]]
-            row.append(tuple(picks[:MAX_CANDIDATES]))
+            picks = picks[:MAX_CANDIDATES]
+            for code in dict.fromkeys(said[:, r, c].tolist()):
+                if code not in picks:
+                    picks = [*picks[: MAX_CANDIDATES - 1], str(code)]
+            row.append(tuple(picks))
         candidates.append(tuple(row))
     lab = np.mean([r.lab for r in readings], axis=0)
     return Observation(

@@ -964,3 +964,20 @@ def test_a_look_after_a_knock_leaves_nothing_open_where_several_drops_could_be(t
     again = observe(EMPTY6, unsure={(5, c): tile[0] + "." for c in range(6)})
     assert tracker.observe(again, changed=np.zeros((6, 6), bool)) == []
     assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
+def test_under_a_new_lamp_print_cells_that_may_be_grey_do_not_read_as_an_arm(table):
+    # Simulated BITS game 520: a lamp came on as a tile went down. The
+    # careful look reads the tile clearly and the bare print all round it
+    # as grey (neutral) first, the board second. Cells that may still be
+    # the board are questions, not an arm over the ramp: the tile is
+    # placed (it was waited on for the rest of the game).
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    after = _bottom_left(tile)
+    unsure = {(r, c): "N." for r in range(6) for c in range(6) if after[r][c] == "."}
+    seen = ["".join("N" if after[r][c] == "." else after[r][c] for c in range(6)) for r in range(6)]
+    events = tracker.observe(observe(seen, unsure=unsure), changed=None, t=5.0)
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 0], [5, 1]])]
+    assert table.game.view()["players"][0]["board"] == after
