@@ -338,6 +338,17 @@ class BoardTracker:
                 ):
                     # No sign of change, or a tile the game holds there (tiles
                     # do not move in play): it stays while its colour still fits.
+                    if (
+                        was == empty
+                        and obs.sure[r, c]
+                        and str(obs.codes[r, c]) != empty
+                        and any(n in beside_new for n in _beside(cell))
+                    ):
+                        # Read surely as a tile, near the print, beside cells
+                        # that may hold one too: the half read clearly of a
+                        # black tile on the dark print, a question as they are.
+                        grid[r][c] = str(obs.codes[r, c])
+                        unsure[cell] = (grid[r][c], empty)
                     continue
                 if recorded and str(obs.codes[r, c]) != empty:
                     # A recorded tile does not turn into another colour where
@@ -675,6 +686,18 @@ class BoardTracker:
             fits = {o.key(): o for o in outcomes if o.kind == "legal"}
             if len(fits) == 1:
                 return self._act(next(iter(fits.values())), obs.lab, t, settled=True)
+            if len(fits) > 1 and self._put_down_somewhere(list(fits.values()), obs):
+                # A tile clearly lies where none was, and the card's tile
+                # fits there more than one way (a black double on the dark
+                # print, one half sure, the other torn between two cells):
+                # the likelier, else ask. Set aside, the card would wait
+                # and the next tile be refused as the wrong one (simulated
+                # BITS game 541).
+                boards = [list(o.rows) for o in fits.values()]
+                drop = self._likeliest(boards, obs)
+                if drop is not None:
+                    return self._act(self._outcome(drop), obs.lab, t, settled=False)
+                return self._ask_which(board, unsure, boards, obs, t)
             clear = sure if sure is not None else self._clear_of_doubts(board, unsure)
             if clear is None or clear.kind != "illegal" or not self._one_clear_piece(clear, obs):
                 log.info("board %s: unclear look after a change of view or light", self.board)
@@ -853,6 +876,20 @@ class BoardTracker:
             obs.distance_of(cell, empty) - obs.distance_of(cell, drop[cell[0]][cell[1]])
             for cell in new_cells(self.known or [], drop, empty)
         ]
+
+    def _put_down_somewhere(self, fits: list[Outcome], obs: Observation) -> bool:
+        """Whether the legal ``fits`` of a careful look are each one tile
+        and share a cell read surely covered where the game holds nothing
+        and nothing was set aside: a tile was put down, only where exactly
+        is in doubt."""
+        empty = self.referee.empty
+        if any(len(o.steps) != 1 for o in fits):
+            return False
+        shared = set.intersection(*(set(new_cells(self.known or [], o.rows, empty)) for o in fits))
+        return any(
+            obs.sure[cell] and str(obs.codes[cell]) != empty and self._believed_empty(cell)
+            for cell in shared
+        )
 
     def _believed_empty(self, cell: Cell) -> bool:
         """The tracker believes nothing lies on ``cell`` (nor set it aside)."""

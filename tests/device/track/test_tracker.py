@@ -981,3 +981,43 @@ def test_under_a_new_lamp_print_cells_that_may_be_grey_do_not_read_as_an_arm(tab
     events = tracker.observe(observe(seen, unsure=unsure), changed=None, t=5.0)
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 0], [5, 1]])]
     assert table.game.view()["players"][0]["board"] == after
+
+
+def test_a_tile_half_read_surely_near_the_print_after_a_knock_is_a_question_not_print(table):
+    # Simulated BITS game 541: a black double put down on the dark print as
+    # the camera was knocked. The look after the knock reads one half
+    # surely black, yet within KEEP_DISTANCE of the print; the other half
+    # black or the print. Kept as print, no drop fitted: the card waited
+    # and the next tile was refused as the wrong one. Both halves are
+    # questions, and the card's tile is the one legal answer.
+    from device.track.tracker import KEEP_DISTANCE
+
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    after = _bottom_left(tile)
+    look = observe(after, unsure={(5, 0): tile[0] + "."})
+    look.distance[5, 1, BITS.index(".")] = KEEP_DISTANCE - 5.0
+    events = tracker.observe(look, changed=None, t=5.0)
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 0], [5, 1]])]
+    assert table.game.view()["players"][0]["board"] == after
+
+
+def test_a_double_half_read_surely_with_either_neighbour_its_other_half_is_asked_about(table):
+    # As above, but the double's other half may lie left or right of the
+    # sure one, both cells torn alike between its colour and the print:
+    # two drops fit. Something was clearly put down, so the players are
+    # asked about the three cells, rather than the card left waiting.
+    from device.track.tracker import KEEP_DISTANCE
+
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    assert tile[0] == tile[1]  # the starting tiles are doubles
+    seen = [*EMPTY6[:5], "." + tile[0] + "...."]
+    look = observe(seen, unsure={(5, 0): "." + tile[0], (5, 2): "." + tile[0]})
+    look.distance[5, 1, BITS.index(".")] = KEEP_DISTANCE - 5.0
+    events = tracker.observe(look, changed=None, t=5.0)
+    assert [e["type"] for e in events] == ["unsure"]
+    assert sorted(map(tuple, events[0]["cells"])) == [(5, 0), (5, 1), (5, 2)]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
