@@ -983,6 +983,26 @@ def test_under_a_new_lamp_print_cells_that_may_be_grey_do_not_read_as_an_arm(tab
     assert table.game.view()["players"][0]["board"] == after
 
 
+def _sure_half_near_print(
+    table: Table, seen: list[str], unsure: dict[tuple[int, int], str]
+) -> tuple[list, str]:
+    """A careful look (after a knock) at the empty ramp where the starting
+    tile's half at (5, 1) reads surely, yet within KEEP_DISTANCE of the
+    print; ``unsure``: the cells beside it torn between its colour and the
+    print. ``seen`` is built from the tile's code (``{t}``)."""
+    from device.track.tracker import KEEP_DISTANCE
+
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    look = observe(
+        [row.format(t=tile[0]) for row in seen],
+        unsure={cell: code.format(t=tile[0]) for cell, code in unsure.items()},
+    )
+    look.distance[5, 1, BITS.index(".")] = KEEP_DISTANCE - 5.0
+    return tracker.observe(look, changed=None, t=5.0), tile
+
+
 def test_a_tile_half_read_surely_near_the_print_after_a_knock_is_a_question_not_print(table):
     # Simulated BITS game 541: a black double put down on the dark print as
     # the camera was knocked. The look after the knock reads one half
@@ -990,17 +1010,9 @@ def test_a_tile_half_read_surely_near_the_print_after_a_knock_is_a_question_not_
     # black or the print. Kept as print, no drop fitted: the card waited
     # and the next tile was refused as the wrong one. Both halves are
     # questions, and the card's tile is the one legal answer.
-    from device.track.tracker import KEEP_DISTANCE
-
-    tracker = bits(table)
-    tracker.sync()
-    tile = start_tile(table)
-    after = _bottom_left(tile)
-    look = observe(after, unsure={(5, 0): tile[0] + "."})
-    look.distance[5, 1, BITS.index(".")] = KEEP_DISTANCE - 5.0
-    events = tracker.observe(look, changed=None, t=5.0)
+    events, tile = _sure_half_near_print(table, [*EMPTY6[:5], "{t}{t}...."], {(5, 0): "{t}."})
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 0], [5, 1]])]
-    assert table.game.view()["players"][0]["board"] == after
+    assert table.game.view()["players"][0]["board"] == _bottom_left(tile)
 
 
 def test_a_double_half_read_surely_with_either_neighbour_its_other_half_is_asked_about(table):
@@ -1008,16 +1020,10 @@ def test_a_double_half_read_surely_with_either_neighbour_its_other_half_is_asked
     # sure one, both cells torn alike between its colour and the print:
     # two drops fit. Something was clearly put down, so the players are
     # asked about the three cells, rather than the card left waiting.
-    from device.track.tracker import KEEP_DISTANCE
-
-    tracker = bits(table)
-    tracker.sync()
-    tile = start_tile(table)
+    events, tile = _sure_half_near_print(
+        table, [*EMPTY6[:5], ".{t}...."], {(5, 0): ".{t}", (5, 2): ".{t}"}
+    )
     assert tile[0] == tile[1]  # the starting tiles are doubles
-    seen = [*EMPTY6[:5], "." + tile[0] + "...."]
-    look = observe(seen, unsure={(5, 0): "." + tile[0], (5, 2): "." + tile[0]})
-    look.distance[5, 1, BITS.index(".")] = KEEP_DISTANCE - 5.0
-    events = tracker.observe(look, changed=None, t=5.0)
     assert [e["type"] for e in events] == ["unsure"]
     assert sorted(map(tuple, events[0]["cells"])) == [(5, 0), (5, 1), (5, 2)]
     assert table.game.view()["players"][0]["board"] == EMPTY6
