@@ -10,11 +10,13 @@ as a piece.
 
 :func:`pieced` finds, among the readings that do split into pieces, the one
 that fits the colours best (the sum of each cell's ΔE-equivalent distance to
-what it is said to be), changing a cell only to something within
-``SLACK`` of its best match: a clear colour is never overruled, a near tie is
-settled by the shape. A cell that turns from piece to board reads ``?``: its
-printed symbol was not read under the piece's colour. When no split exists
-within the slack the reading is left as it was, for the rules to report.
+what it is said to be). Which piece a covered cell belongs to is the
+shape's to say, whatever the colour (a lamp tints plastic); whether a cell
+is covered at all flips only where board and piece fit within ``SLACK`` of
+each other (the printed symbols and lines tell them apart well). A cell
+that turns from piece to board reads ``?``: its printed symbol was not read
+under the piece's colour. When no split exists within the slack the
+reading is left as it was, for the rules to report.
 
 >>> import numpy as np
 >>> # A red L (top row and the cell under its left end) read yellow beside a
@@ -39,6 +41,7 @@ import numpy as np
 from engine.lits.bitboard import SIZE
 from engine.lits.decode import recoloured
 from engine.lits.pieces import LETTERS, PLACEMENTS
+from engine.regions import regions
 
 # A cell may be said to be something else than its best match when that
 # fits within this many ΔE-equivalent: two colours a lamp can confuse (red
@@ -62,8 +65,8 @@ for _p in PLACEMENTS:
 def pieced(
     codes: np.ndarray, scores: np.ndarray, entry_codes: tuple[str, ...], *, slack: float = SLACK
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Codes (10, 10) split into whole pieces where a near tie allows, and
-    the mask of cells changed.
+    """Codes (10, 10) split into whole pieces (see the module docstring),
+    and the mask of cells changed.
 
     ``codes``: letters for pieces, ``X`` ``O`` ``.`` for uncovered cells,
     ``?`` unsure; ``scores`` (10, 10, K): each palette entry's distance
@@ -130,23 +133,8 @@ def _said(codes: np.ndarray, cost: np.ndarray) -> dict[Cell, int]:
 
 def _groups(mask: np.ndarray) -> list[list[Cell]]:
     """Cells of ``mask`` joined by edges, each group in reading order."""
-    seen = np.zeros_like(mask)
-    groups = []
-    for start in zip(*np.nonzero(mask), strict=True):
-        if seen[start]:
-            continue
-        seen[start] = True
-        stack, group = [start], []
-        while stack:
-            r, c = stack.pop()
-            group.append((int(r), int(c)))
-            for q in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-                inside = 0 <= q[0] < mask.shape[0] and 0 <= q[1] < mask.shape[1]
-                if inside and mask[q] and not seen[q]:
-                    seen[q] = True
-                    stack.append(q)
-        groups.append(sorted(group))
-    return groups
+    rows = ["".join("#" if v else "." for v in row) for row in mask.tolist()]
+    return [sorted(cells) for _, cells in regions(rows, "#")]
 
 
 def _cheapest_split(
