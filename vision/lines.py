@@ -14,9 +14,11 @@ cell (area-averaged, so sensor noise is averaged away), over the middle of
 the side (the corners, where tile bevels meet, stay out), allowing the line
 a pixel off (a lens's barrel, a corner found a little off). Ridges are
 scaled by the board's typical line (a high percentile of all inner sides,
-so a board half covered still sets it), and the line's polarity (light or
-dark print) is taken from the sides the caller says are most likely
-between two empty cells, or else from the stronger sign.
+so a board half covered still sets it; on a board mostly covered, the
+weaker quarter of the sides between two cells thought empty, when there
+are enough of them), and the line's polarity (light or dark print) is
+taken from the sides the caller says are most likely between two empty
+cells, or else from the stronger sign.
 
 A raised tile hides the line beside it on a neighbour's side too (its top
 leans away from the lens, its bevel and shadow fall there), so an empty
@@ -145,6 +147,13 @@ def line_evidence(
     signed = sign * ridges
     inner = np.concatenate([signed[:, :-1, 1].ravel(), signed[:-1, :, 2].ravel()])
     scale = _quantile(inner, SCALE_PERCENTILE / 100) if len(inner) else 0.0
+    overall = scale
+    between = _between(signed, empty)
+    if len(between) >= MIN_SIDES:
+        # On a board mostly covered, most inner sides are a tile's and the
+        # percentile lands on them; the sides between two cells thought
+        # empty show what a line looks like on this board.
+        scale = max(scale, _quantile(between, 0.25))
     if scale < MIN_LINE:
         none = np.zeros((rows, cols))
         return Lines(none, none, sign)
@@ -162,8 +171,21 @@ def line_evidence(
         across = _neighbours(np.asarray(empty, dtype=bool))
         walled = np.asarray(~across.any(axis=-1))
         seen = np.where(across, scaled, -np.inf).max(axis=-1)
-        most = np.where(walled, most, np.maximum(seen, -1.0))
+        # A hole walled in by tiles shows what little of its lines the
+        # tiles leave: judged against the board's lines overall.
+        loose = most * scale / max(overall, MIN_LINE)
+        most = np.where(walled, loose, np.maximum(seen, -1.0))
     return Lines(np.asarray(most, np.float64), np.asarray(second, np.float64), sign, walled)
+
+
+def _between(ridges: np.ndarray, empty: np.ndarray | None) -> np.ndarray:
+    """Ridges (1-D) on the sides between two cells thought ``empty``."""
+    if empty is None:
+        return np.zeros(0)
+    e = np.asarray(empty, dtype=bool)
+    return np.concatenate(
+        [ridges[:, :-1, 1][e[:, :-1] & e[:, 1:]], ridges[:-1, :, 2][e[:-1] & e[1:]]]
+    )
 
 
 def _neighbours(cells: np.ndarray) -> np.ndarray:
@@ -181,9 +203,7 @@ def _polarity(ridges: np.ndarray, empty: np.ndarray | None) -> float:
     """+1 for light lines, -1 for dark ones."""
     if empty is not None:
         e = np.asarray(empty, dtype=bool)
-        between = np.concatenate(
-            [ridges[:, :-1, 1][e[:, :-1] & e[:, 1:]], ridges[:-1, :, 2][e[:-1] & e[1:]]]
-        )
+        between = _between(ridges, e)
         if len(between) >= MIN_SIDES:
             return 1.0 if _quantile(between, 0.5) >= 0 else -1.0
         # A nearly full board has few sides between two empty cells, and the

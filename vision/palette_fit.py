@@ -51,6 +51,7 @@ from vision.classify import (
 )
 from vision.colour import linear_to_lab
 from vision.constancy import gain_prior, gains_between, least_clipped
+from vision.lamps import lamps_through, tint
 from vision.palette import GREYISH, Palette
 
 # Clusters are cut where complete linkage exceeds this many spreads.
@@ -69,6 +70,11 @@ CHROMA_DRIFT = 0.8
 # One photo with no calibration: the light's colour may be anything from a
 # candle to shade, so the prior on it is weak (log units, see gain_prior).
 FIT_COLOUR_PRIOR = 2.0
+# ... but it is a lamp's colour: warmer or cooler, hardly ever green or
+# magenta (vision.lamps). Gains this far off the lamps' line (log units) cost
+# as much as a cell one spread from its colour; real lamps stay within 0.1
+# (0.27 for a 2000 K candle against 12000 K sky).
+LAMP_TINT = 0.3
 BOARD_SPREAD = 3.0
 # Printed and bare cells are kept this far apart when clustering.
 APART = 1000.0
@@ -341,6 +347,17 @@ def fit_palette(
         if ((cluster == c) & whole).any()
         for k in anchor
     ]
+    # A grey with a clipped channel (an ivory board under a warm lamp clips
+    # red) still proposes the light: the lamp its other two channels name.
+    for c in range(n_c):
+        members = cluster == c
+        known = ~clip[members].any(axis=0)
+        if known.all() or not members.any():
+            continue
+        mean = np.maximum(cells[members].mean(axis=0), 1e-6)
+        for k in anchor:
+            lamps = lamps_through(np.log(nominal_lin[k] / mean / g0), known)
+            hypotheses += [g0 * lamp for lamp in lamps]
 
     best: tuple[float, np.ndarray, np.ndarray, _Assigner] | None = None
     for g in hypotheses:
@@ -348,6 +365,7 @@ def fit_palette(
         assigner = _Assigner(y, cluster, nominal, palette, pen)
         a, cost = assigner.solve()
         cost += float(gain_prior(g, g0, FIT_COLOUR_PRIOR))
+        cost += float(tint(np.log(g / g0)) / LAMP_TINT) ** 2
         if best is None or cost < best[0]:
             best = (cost, g, a, assigner)
     assert best is not None

@@ -38,7 +38,7 @@ from vision.classify import (
 from vision.colour import linear_to_lab
 from vision.constancy import START_SPREADS, balance
 from vision.glare import Highlight, find_highlight, remove_highlight
-from vision.lines import line_evidence
+from vision.lines import MIN_SIDES, line_evidence
 from vision.palette import Palette
 from vision.palette_fit import fit_palette
 from vision.shading import estimate_field
@@ -164,13 +164,24 @@ def read_cells(
         # way; a single photo (fit) always looks: its whole palette may have
         # slipped (the board taken for black tiles).
         if fit or _doubtful(start, seen):
-            best = start.argmin(axis=-1)
-            empty = seen.board[best] & (start.min(axis=-1) <= seen.thresholds.max_distance)
+            empty = _thought_empty(start, seen)
             lines = line_evidence(rectified_bgr, rows, cols, empty=empty)
             extra = line_penalty(lines, palette)
     used_gains, used_palette, m = _read_colours(
         linear, clipped, printed, palette, gains, fit, extra, known
     )
+    if fit and extra is not None and _sides_between(empty) < MIN_SIDES:
+        # A single photo's first look may take a dark print for black tiles
+        # everywhere: no cell was thought empty, so the lines were judged
+        # without knowing what a line looks like on this board. The lines
+        # have since found the board: judge them again, knowing it.
+        again = _thought_empty(m.scores, used_palette)
+        if _sides_between(again) >= MIN_SIDES:
+            lines = line_evidence(rectified_bgr, rows, cols, empty=again)
+            extra = line_penalty(lines, palette)
+            used_gains, used_palette, m = _read_colours(
+                linear, clipped, printed, palette, gains, fit, extra, known
+            )
     lab = linear_to_lab(linear * used_gains)
     codes = m.codes()
     confidence = m.confidence
@@ -232,6 +243,20 @@ def _read_colours(
     if bare is not None:
         m = match(None, used, s, bare if penalty is None else penalty + bare)
     return used_gains, used, m
+
+
+def _thought_empty(scores: np.ndarray, palette: Palette) -> np.ndarray:
+    """Cells (rows, cols) whose best colour (``scores`` (rows, cols, K)
+    against ``palette``) is the board's, near enough to count."""
+    best = scores.argmin(axis=-1)
+    return np.asarray(
+        palette.board[best] & (scores.min(axis=-1) <= palette.thresholds.max_distance)
+    )
+
+
+def _sides_between(empty: np.ndarray) -> int:
+    """Inner sides between two cells of ``empty`` (rows, cols)."""
+    return int((empty[:, :-1] & empty[:, 1:]).sum() + (empty[:-1] & empty[1:]).sum())
 
 
 def _doubtful(scores: np.ndarray, palette: Palette) -> bool:

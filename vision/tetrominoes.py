@@ -102,15 +102,20 @@ def pieced(
     # Only cells that could be a piece take part; each group of them that
     # touches is split on its own.
     maybe = np.asarray(allowed[..., 1:].any(axis=-1))
+    unsure = frozenset((int(r), int(c)) for r, c in np.argwhere(shaped == UNSURE))
     out = shaped.copy()
     for group in _groups(maybe):
-        split = _cheapest_split(group, cost, allowed, said)
+        split = _cheapest_split(group, cost, allowed, said, unsure)
         if split is None:
             continue
         for cell, label in split.items():
-            if label == said[cell]:
+            if label > 0 and shaped[cell] == UNSURE:
+                # An unsure cell the split covers is that piece's: its
+                # letter is the shape's (three sure cells and this one).
+                out[cell] = LETTERS[label - 1]
+            elif label == said[cell]:
                 continue
-            if label > 0:
+            elif label > 0:
                 out[cell] = LETTERS[label - 1]
             elif shaped[cell] in LETTERS:
                 out[cell] = UNSURE  # uncovered, but its symbol was not read
@@ -138,12 +143,17 @@ def _groups(mask: np.ndarray) -> list[list[Cell]]:
 
 
 def _cheapest_split(
-    group: list[Cell], cost: np.ndarray, allowed: np.ndarray, said: dict[Cell, int]
+    group: list[Cell],
+    cost: np.ndarray,
+    allowed: np.ndarray,
+    said: dict[Cell, int],
+    unsure: frozenset[Cell] = frozenset(),
 ) -> dict[Cell, int] | None:
     """The labels (0 board, 1 + i a piece of LETTERS[i]) of the group's cells
     that split its covered cells into whole pieces at the least total cost;
     ``None`` when the reading already does, when none does within the
-    slack, or when the search gives up (MAX_NODES)."""
+    slack, or when the search gives up (MAX_NODES); a group with ``unsure``
+    cells in it comes back even when the reading splits, to name them."""
     inside = set(group)
     floor = {cell: float(cost[cell][allowed[cell]].min()) for cell in group}
     labels: dict[Cell, int] = {}
@@ -185,6 +195,6 @@ def _cheapest_split(
     if not finished or not best:
         return None
     split = best[0][1]
-    if all(split[cell] == said[cell] for cell in group):
+    if all(split[cell] == said[cell] for cell in group) and not (unsure & inside):
         return None
     return split

@@ -23,41 +23,16 @@ import numpy as np
 from device.sim.board import BoardSpec
 from device.sim.camera import Camera
 from device.sim.conditions import Conditions
+from vision.lamps import lamp_rgb
 
 _GAMMA = 2.2
-_XYZ_TO_SRGB = np.array(
-    [[3.2406, -1.5372, -0.4986], [-0.9689, 1.8758, 0.0415], [0.0557, -0.2040, 1.0570]]
-)
-
-
-def _planck_xy(kelvin: float) -> tuple[float, float]:
-    """CIE 1931 xy of a black body (Kim et al. 2002 cubic fit, 1667-25000 K)."""
-    t = min(max(kelvin, 1667.0), 25000.0)
-    if t <= 4000:
-        x = -0.2661239e9 / t**3 - 0.2343589e6 / t**2 + 0.8776956e3 / t + 0.179910
-    else:
-        x = -3.0258469e9 / t**3 + 2.1070379e6 / t**2 + 0.2226347e3 / t + 0.240390
-    if t <= 2222:
-        y = -1.1063814 * x**3 - 1.34811020 * x**2 + 2.18555832 * x - 0.20219683
-    elif t <= 4000:
-        y = -0.9549476 * x**3 - 1.37418593 * x**2 + 2.09137015 * x - 0.16748867
-    else:
-        y = 3.0817580 * x**3 - 5.87338670 * x**2 + 3.75112997 * x - 0.37001483
-    return x, y
-
-
-def _linear_rgb(kelvin: float) -> np.ndarray:
-    x, y = _planck_xy(kelvin)
-    xyz = np.array([x / y, 1.0, (1 - x - y) / y])
-    rgb: np.ndarray = np.clip(_XYZ_TO_SRGB @ xyz, 1e-4, None)
-    return rgb
 
 
 def kelvin_gains(kelvin: float, white_balance: float = 0.0) -> tuple[float, float, float]:
     """Linear (B, G, R) gains a light of ``kelvin`` gives a camera balanced
     for 6500 K, after its white balance removed ``white_balance`` of the cast.
     Luminance is kept at 1."""
-    rgb = _linear_rgb(kelvin) / _linear_rgb(6500.0)
+    rgb = lamp_rgb(kelvin) / lamp_rgb(6500.0)
     rgb = rgb ** (1.0 - white_balance)
     rgb /= 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2]
     return (float(rgb[2]), float(rgb[1]), float(rgb[0]))

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from vision.colour import lab_to_linear, linear_to_srgb, srgb_to_linear
+from vision.lamps import planck_xy
 from vision.palette import Palette
 
 # sRGB primaries / D65 (as vision.colour): XYZ -> linear RGB.
@@ -29,22 +30,6 @@ _XYZ_TO_RGB = np.linalg.inv(
         ]
     )
 )
-
-
-def planck_xy(kelvin: float) -> tuple[float, float]:
-    """CIE 1931 chromaticity of a black body (Kim et al. 2002 cubic fit, 1667-25000 K)."""
-    t = float(kelvin)
-    if t <= 4000:
-        x = -0.2661239e9 / t**3 - 0.2343589e6 / t**2 + 0.8776956e3 / t + 0.179910
-    else:
-        x = -3.0258469e9 / t**3 + 2.1070379e6 / t**2 + 0.2226347e3 / t + 0.240390
-    if t <= 2222:
-        y = -1.1063814 * x**3 - 1.34811020 * x**2 + 2.18555832 * x - 0.20219683
-    elif t <= 4000:
-        y = -0.9549476 * x**3 - 1.37418593 * x**2 + 2.09137015 * x - 0.16748867
-    else:
-        y = 3.0817580 * x**3 - 5.87338670 * x**2 + 3.75112997 * x - 0.37001483
-    return x, y
 
 
 def illuminant_gains(kelvin: float, reference: float = 6500.0) -> np.ndarray:

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from calibration.palette import load_palette
+from tests.vision.simtable import read_sim_table
 from tests.vision.synth import Light, render_board
 from vision.lines import line_evidence
 from vision.reader import read_cells
@@ -143,3 +144,46 @@ def test_a_nearly_full_board_takes_its_lines_colour_from_its_empty_cells():
     lines = line_evidence(image, 6, 6, empty=empty)
     assert lines.polarity == 1.0
     assert (lines.most[empty] > 0.5).all()
+
+
+# Mostly black tiles on a dark print: most inner sides lie between two tiles.
+CROWDED = ["KK..KK", "KKK.KK", "K.KKKK", "KK.KKK", "KK..KK", "KKYYKK"]
+
+
+def crowded_dark_print(px: int = 40, over: int = 3) -> np.ndarray:
+    """Light grid lines on a dark print, nearly covered by raised black tiles
+    (each hides the lines on its sides, as a real tile's bevel does)."""
+    img = np.full((6 * px, 6 * px, 3), 45, np.uint8)
+    for i in range(7):
+        img[max(0, i * px - 1) : i * px + 1] = 170
+        img[:, max(0, i * px - 1) : i * px + 1] = 170
+    colours = {"K": (28, 28, 28), "Y": (30, 200, 240)}
+    for (r, c), code in np.ndenumerate(np.array([list(row) for row in CROWDED])):
+        if code != ".":
+            y0, x0 = max(0, r * px - over), max(0, c * px - over)
+            img[y0 : (r + 1) * px + over, x0 : (c + 1) * px + over] = colours[code]
+    noise = np.random.default_rng(3).normal(0, 2, img.shape)
+    return np.clip(img + noise, 0, 255).astype(np.uint8)
+
+
+def test_a_line_is_measured_on_the_sides_between_empty_cells():
+    # Most inner sides are covered, so a percentile of all of them is a
+    # covered side's (noise); the sides between two empty cells say what a
+    # line looks like on this board.
+    empty = np.array([[c == "." for c in row] for row in CROWDED])
+    lines = line_evidence(crowded_dark_print(), 6, 6, empty=empty)
+    assert lines.polarity == 1.0
+    assert np.median(lines.most[empty]) == pytest.approx(1.0, abs=0.3)
+    assert (lines.most[~empty] < 0.35).all()
+
+
+def test_black_tiles_crowding_a_dark_print_in_a_photo_are_told_by_its_lines():
+    # A rendered photo (raised tiles seen at a tilt, no symbols): the fit's
+    # first look takes the whole print for black tiles, so no cell is
+    # thought empty when the lines are first judged; judged again once the
+    # board is found, they tell each black tile from the print.
+    read = read_sim_table("bits", 3017, BITS)
+    black = read.truth == "K"
+    assert black.sum() >= 6
+    assert (read.codes[black] == "K").all()
+    assert not (read.codes[read.truth == "."] == "K").any()  # nor print taken for tiles

@@ -92,3 +92,31 @@ def test_rendered_tables_with_a_red_l_read_yellow_read_right():
         board = sim_board("lits", seed, next(still_frames("lits", seed, 1)), palette, None)
         assert board.found
         assert [w for w in board.wrong if w[2] in "LITS"] == [], seed
+
+
+def test_an_unsure_cell_of_a_piece_is_named_by_its_shape():
+    # An I piece whose third cell a highlight left unsure (between the board
+    # and the piece): the other three cells cannot be a tetromino alone, so
+    # the cell is the I's, and reads I.
+    codes = np.array([list("..........")] * 10)
+    codes[4, 2:6] = list("II?I")
+    scores = np.full((10, 10, 5), 60.0)  # entries: '.', 'L', 'I', 'T', 'S'
+    scores[..., 0] = np.where(codes == ".", 2.0, 60.0)
+    scores[..., 2] = np.where(codes == "I", 3.0, 60.0)
+    scores[4, 4, 0], scores[4, 4, 2] = 9.0, 8.0  # a near tie
+    fixed, changed = pieced(codes, scores, (".", "L", "I", "T", "S"))
+    assert "".join(fixed[4]) == "..IIII...."
+    assert changed.sum() == 1 and changed[4, 4]
+
+
+def test_an_unsure_board_cell_stays_unsure():
+    # A '?' the split leaves uncovered: its printed symbol is still unread.
+    codes = np.array([list("..........")] * 10)
+    codes[4, 2:6] = list("IIII")
+    codes[6, 6] = "?"
+    scores = np.full((10, 10, 5), 60.0)
+    scores[..., 0] = np.where(codes != "I", 2.0, 60.0)
+    scores[..., 2] = np.where(codes == "I", 3.0, 60.0)
+    scores[6, 6, 2] = 9.0
+    fixed, changed = pieced(codes, scores, (".", "L", "I", "T", "S"))
+    assert fixed[6, 6] == "?" and not changed.any()
