@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from engine.bits import Board, Tile, legal_drops
+from engine.bits import NEUTRAL, Board, Tile, legal_drops
 from engine.errors import ActionError
 from engine.lits.pieces import COLOURS, shape_of
 from engine.regions import regions
@@ -230,7 +230,23 @@ class BitsReferee(_Referee):
 
     def likely_codes(self, cells: Sequence[Cell]) -> tuple[str, ...]:
         tile = self._tile()
-        return tuple(dict.fromkeys(tile)) if tile else ()
+        if not tile:
+            return ()
+        # A player may put down the neutral tile instead of the card's (once
+        # a round): a grey tile the reader took for the ivory print must not
+        # be settled into the card's tile for want of the other choice.
+        extra = (NEUTRAL,) if self._neutral_left() else ()
+        return tuple(dict.fromkeys(tile + "".join(extra)))
+
+    def _neutral_left(self) -> bool:
+        """Whether this player may put down the neutral tile now."""
+        game = self._game()
+        if game is None:
+            return False
+        view = game.view()
+        if view["phase"] == "start" or self.player >= len(view["players"]):
+            return False
+        return not view["players"][self.player]["neutral_used"]
 
     def _tile(self) -> str | None:
         """The tile this player places now (the starting tile or the card's)."""

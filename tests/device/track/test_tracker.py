@@ -1027,3 +1027,48 @@ def test_a_double_half_read_surely_with_either_neighbour_its_other_half_is_asked
     assert [e["type"] for e in events] == ["unsure"]
     assert sorted(map(tuple, events[0]["cells"])) == [(5, 0), (5, 1), (5, 2)]
     assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
+def test_a_grey_tile_read_as_the_ivory_print_is_asked_about_not_settled_as_the_card(table):
+    # Simulated BITS game 322: a player put down the neutral tile instead of
+    # the card's; on the ivory ramp it read nearer the print (6.5 ΔE) than
+    # grey (25), and the card's colours were still within reach (31-36).
+    # With only the card's tile offered for the two doubtful cells, the
+    # tracker settled them into the card's tile there (its one legal drop);
+    # the neutral tile is the other tile a player may put down.
+    tracker = bits(table)
+    tile = start_tile(table)
+    first = _bottom_left(tile)
+    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
+    card = table.game.view()["card"]
+    assert card and "N" not in card
+    after = [*EMPTY6[:4], "NN....", first[5]]  # the neutral tile, flat on the start tile
+    seen = [*EMPTY6[:4], "......", first[5]]
+    obs = observe(seen, unsure={(4, 0): ".R", (4, 1): ".R"})
+    for c in (0, 1):
+        obs.distance[4, c, BITS.index(".")] = 6.5
+        obs.distance[4, c, BITS.index("R")] = 23.0
+        obs.distance[4, c, BITS.index("N")] = 25.0
+        for code in card:
+            obs.distance[4, c, BITS.index(code)] = 31.0
+    events = tracker.observe(obs, changed=_mask(after, first))
+    assert [e["type"] for e in events] == ["unsure"]
+    # the neutral tile is among the answers offered for both cells
+    assert all("N" in options for options in events[0]["candidates"])
+    assert table.game.view()["players"][0]["board"] == first  # nothing recorded yet
+
+
+def test_the_neutral_tile_is_expected_beside_the_card_until_it_is_used(table):
+    # Rulebook: a player may play the neutral tile instead of the card's,
+    # once a round; the starting tile has no such choice.
+    bits(table)
+    referee = BitsReferee(lambda: table.game, 0)
+    tile = start_tile(table)
+    assert referee.likely_codes([(5, 0), (5, 1)]) == tuple(dict.fromkeys(tile))
+    first = _bottom_left(tile)
+    table.apply({"type": "place", "player": 0, "rows": first})
+    card = table.game.view()["card"]
+    assert referee.likely_codes([(4, 0), (4, 1)]) == (*dict.fromkeys(card), "N")
+    table.apply({"type": "place", "player": 0, "rows": [*EMPTY6[:4], "NN....", first[5]]})
+    assert table.game.view()["players"][0]["neutral_used"]
+    assert "N" not in referee.likely_codes([(3, 0), (3, 1)])
