@@ -359,13 +359,22 @@ def fit_palette(
             lamps = lamps_through(np.log(nominal_lin[k] / mean / g0), known)
             hypotheses += [g0 * lamp for lamp in lamps]
 
+    # Every colour's cost is at least zero, so a light's own prior is a
+    # floor under its whole cost: lights are tried from the likeliest, and
+    # none whose prior alone costs more than the best fit so far is solved.
+    priors = [
+        float(gain_prior(g, g0, FIT_COLOUR_PRIOR)) + float(tint(np.log(g / g0)) / LAMP_TINT) ** 2
+        for g in hypotheses
+    ]
     best: tuple[float, np.ndarray, np.ndarray, _Assigner] | None = None
-    for g in hypotheses:
+    for i in sorted(range(len(hypotheses)), key=lambda j: priors[j]):
+        if best is not None and priors[i] >= best[0]:
+            break
+        g = hypotheses[i]
         y = bounded_lab(cells, g, palette, clip) * scale
         assigner = _Assigner(y, cluster, nominal, palette, pen)
         a, cost = assigner.solve()
-        cost += float(gain_prior(g, g0, FIT_COLOUR_PRIOR))
-        cost += float(tint(np.log(g / g0)) / LAMP_TINT) ** 2
+        cost += priors[i]
         if best is None or cost < best[0]:
             best = (cost, g, a, assigner)
     assert best is not None
