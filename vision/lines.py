@@ -178,14 +178,20 @@ def line_evidence(
     return Lines(np.asarray(most, np.float64), np.asarray(second, np.float64), sign, walled)
 
 
+def empty_pairs(empty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The inner sides between two cells of ``empty`` (rows, cols) bool:
+    vertical ones (rows, cols - 1), each on its left cell's right, and
+    horizontal ones (rows - 1, cols), each under its upper cell."""
+    e = np.asarray(empty, dtype=bool)
+    return e[:, :-1] & e[:, 1:], e[:-1] & e[1:]
+
+
 def _between(ridges: np.ndarray, empty: np.ndarray | None) -> np.ndarray:
     """Ridges (1-D) on the sides between two cells thought ``empty``."""
     if empty is None:
         return np.zeros(0)
-    e = np.asarray(empty, dtype=bool)
-    return np.concatenate(
-        [ridges[:, :-1, 1][e[:, :-1] & e[:, 1:]], ridges[:-1, :, 2][e[:-1] & e[1:]]]
-    )
+    across, down = empty_pairs(empty)
+    return np.concatenate([ridges[:, :-1, 1][across], ridges[:-1, :, 2][down]])
 
 
 def _neighbours(cells: np.ndarray) -> np.ndarray:

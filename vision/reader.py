@@ -38,7 +38,7 @@ from vision.classify import (
 from vision.colour import linear_to_lab
 from vision.constancy import START_SPREADS, balance
 from vision.glare import Highlight, find_highlight, remove_highlight
-from vision.lines import MIN_SIDES, line_evidence
+from vision.lines import MIN_SIDES, empty_pairs, line_evidence
 from vision.palette import Palette
 from vision.palette_fit import fit_palette
 from vision.shading import estimate_field
@@ -256,7 +256,7 @@ def _thought_empty(scores: np.ndarray, palette: Palette) -> np.ndarray:
 
 def _sides_between(empty: np.ndarray) -> int:
     """Inner sides between two cells of ``empty`` (rows, cols)."""
-    return int((empty[:, :-1] & empty[:, 1:]).sum() + (empty[:-1] & empty[1:]).sum())
+    return int(sum(pairs.sum() for pairs in empty_pairs(empty)))
 
 
 def _doubtful(scores: np.ndarray, palette: Palette) -> bool:

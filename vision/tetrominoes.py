@@ -102,10 +102,9 @@ def pieced(
     # Only cells that could be a piece take part; each group of them that
     # touches is split on its own.
     maybe = np.asarray(allowed[..., 1:].any(axis=-1))
-    unsure = frozenset((int(r), int(c)) for r, c in np.argwhere(shaped == UNSURE))
     out = shaped.copy()
     for group in _groups(maybe):
-        split = _cheapest_split(group, cost, allowed, said, unsure)
+        split = _cheapest_split(group, cost, allowed)
         if split is None:
             continue
         for cell, label in split.items():
@@ -143,17 +142,12 @@ def _groups(mask: np.ndarray) -> list[list[Cell]]:
 
 
 def _cheapest_split(
-    group: list[Cell],
-    cost: np.ndarray,
-    allowed: np.ndarray,
-    said: dict[Cell, int],
-    unsure: frozenset[Cell] = frozenset(),
+    group: list[Cell], cost: np.ndarray, allowed: np.ndarray
 ) -> dict[Cell, int] | None:
     """The labels (0 board, 1 + i a piece of LETTERS[i]) of the group's cells
     that split its covered cells into whole pieces at the least total cost;
-    ``None`` when the reading already does, when none does within the
-    slack, or when the search gives up (MAX_NODES); a group with ``unsure``
-    cells in it comes back even when the reading splits, to name them."""
+    ``None`` when none does within the slack, or when the search gives up
+    (MAX_NODES). A reading that already splits comes back as it is."""
     inside = set(group)
     floor = {cell: float(cost[cell][allowed[cell]].min()) for cell in group}
     labels: dict[Cell, int] = {}
@@ -194,7 +188,4 @@ def _cheapest_split(
     finished = search(0, 0.0, sum(floor.values()))
     if not finished or not best:
         return None
-    split = best[0][1]
-    if all(split[cell] == said[cell] for cell in group) and not (unsure & inside):
-        return None
-    return split
+    return best[0][1]

@@ -172,7 +172,7 @@ def still_frames(
         yield SimFrame(frame.image, list(meta["board"]), np.array(meta["corners"]), conditions)
 
 
-def _truth_turns(found: np.ndarray, truth: np.ndarray) -> int:
+def truth_turns(found: np.ndarray, truth: np.ndarray) -> int:
     errors = [np.linalg.norm(turn_corners(found, k) - truth, axis=1).sum() for k in range(4)]
     return int(np.argmin(errors))
 
@@ -274,7 +274,7 @@ def sim_board(
         return Board(name, False, tags=_tags(frame.conditions))
     ms = (time.perf_counter() - t0) * 1000
     reading, fit = photo.reading, photo.fit
-    k = _truth_turns(fit.corners, frame.corners)
+    k = truth_turns(fit.corners, frame.corners)
     codes = turn(reading.codes, k)
     # as tilewatch read does: the pieces' own rules
     codes, _ = ruled(
@@ -302,7 +302,7 @@ def calibrate_on(
     if photo is None:
         return None
     reading, fit = photo.reading, photo.fit
-    k = _truth_turns(fit.corners, frame.corners)
+    k = truth_turns(fit.corners, frame.corners)
     truth = turn(np.array([list(r) for r in frame.board]), -k)  # truth in the reading's order
     fixes = {
         (r, c): str(truth[r, c])

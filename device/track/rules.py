@@ -229,32 +229,31 @@ class BitsReferee(_Referee):
         return self.player
 
     def likely_codes(self, cells: Sequence[Cell]) -> tuple[str, ...]:
-        tile = self._tile()
+        view = self._view()
+        tile = self._tile(view)
         if not tile:
             return ()
         # A player may put down the neutral tile instead of the card's (once
         # a round): a grey tile the reader took for the ivory print must not
         # be settled into the card's tile for want of the other choice.
-        extra = (NEUTRAL,) if self._neutral_left() else ()
-        return tuple(dict.fromkeys(tile + "".join(extra)))
+        seat = self._seat(view)
+        neutral = view["phase"] != "start" and seat and not seat["neutral_used"]
+        return tuple(dict.fromkeys(tile + (NEUTRAL if neutral else "")))
 
-    def _neutral_left(self) -> bool:
-        """Whether this player may put down the neutral tile now."""
+    def _view(self) -> dict[str, Any]:
         game = self._game()
-        if game is None:
-            return False
-        view = game.view()
-        if view["phase"] == "start" or self.player >= len(view["players"]):
-            return False
-        return not view["players"][self.player]["neutral_used"]
+        return {} if game is None else dict(game.view())
 
-    def _tile(self) -> str | None:
+    def _seat(self, view: dict[str, Any]) -> dict[str, Any]:
+        players = view.get("players", [])
+        return dict(players[self.player]) if self.player < len(players) else {}
+
+    def _tile(self, view: dict[str, Any] | None = None) -> str | None:
         """The tile this player places now (the starting tile or the card's)."""
-        game = self._game()
-        if game is None:
+        view = self._view() if view is None else view
+        if not view:
             return None
-        view = game.view()
-        seat = view["players"][self.player] if self.player < len(view["players"]) else {}
+        seat = self._seat(view)
         tile = seat.get("start_tile") if view["phase"] == "start" else view.get("card")
         return str(tile) if tile else None
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from calibration.orientation import turn, turn_corners
-from device.evals.read import still_frames
+from calibration.orientation import turn
+from device.evals.read import still_frames, truth_turns
 from vision.palette import Palette
 from vision.photo import read_photo
 
@@ -30,8 +30,6 @@ def read_sim_table(game: str, seed: int, palette: Palette) -> SimRead:
     rows, cols = len(frame.board), len(frame.board[0])
     photo = read_photo(frame.image, rows, cols, palette, fit_palette=True)
     assert photo is not None, "the grid was not found"
-    k = min(
-        range(4), key=lambda q: np.abs(turn_corners(photo.fit.corners, q) - frame.corners).sum()
-    )
+    k = truth_turns(photo.fit.corners, frame.corners)
     truth = np.array([list(row) for row in frame.board])
     return SimRead(turn(photo.reading.codes, k), truth, photo.reading.gains)
