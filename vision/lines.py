@@ -16,9 +16,12 @@ a pixel off (a lens's barrel, a corner found a little off). Ridges are
 scaled by the board's typical line (a high percentile of all inner sides,
 so a board half covered still sets it; on a board mostly covered, the
 weaker quarter of the sides between two cells thought empty, when there
-are enough of them), and the line's polarity (light or dark print) is
-taken from the sides the caller says are most likely between two empty
-cells, or else from the stronger sign.
+are enough of them; with a few empty cells and none of them known, the
+median of the sides that stand out at all), and the line's polarity (light
+or dark print) is taken from the sides the caller says are most likely
+between two empty cells, else from light ridges outnumbering dark ones
+(grooves between tiles are dark on any print, a light ridge is print), else
+from the sides of the cells thought empty, else from the stronger sign.
 
 A raised tile hides the line beside it on a neighbour's side too (its top
 leans away from the lens, its bevel and shadow fall there), so an empty
@@ -61,6 +64,9 @@ SCALE_PERCENTILE = 80
 MIN_SIDES = 3
 # Below this ridge (8-bit grey levels) a board has no visible lines at all.
 MIN_LINE = 3.0
+# Light ridges (twice MIN_LINE) outnumbering dark ones this many times over
+# say the print is light, whatever the cells thought empty say.
+LIGHT_SHARE = 2.0
 _PAD = 4
 _ACROSS = np.arange(-_PAD, _PAD)  # 8 pixels across each side, the side between 3 and 4
 
@@ -155,6 +161,13 @@ def line_evidence(
         # empty show what a line looks like on this board.
         scale = max(scale, _quantile(between, 0.25))
     if scale < MIN_LINE:
+        # Fewer than a fifth of the sides show a line (a few empty cells on
+        # a full ramp) and none of the cells thought empty is: what the
+        # sides that do stand out show is what a line looks like here.
+        shown = inner[inner >= MIN_LINE]
+        if len(shown) >= MIN_SIDES:
+            scale = _quantile(shown, 0.5)
+    if scale < MIN_LINE:
         none = np.zeros((rows, cols))
         return Lines(none, none, sign)
     # The grid's outer sides are the image's edges: nothing to see beyond.
@@ -214,10 +227,16 @@ def _polarity(ridges: np.ndarray, empty: np.ndarray | None) -> float:
             return 1.0 if _quantile(between, 0.5) >= 0 else -1.0
         # A nearly full board has few sides between two empty cells, and the
         # grooves between raised tiles (dark, on any print) outnumber its
-        # lines: the inner sides of the cells thought empty show the print
-        # (no groove lies beside a cell no tile covers).
+        # lines. Light ridges, though, are print: when they outnumber the
+        # dark ones, the print is light (whichever cells a palette slip
+        # took for empty). Otherwise the inner sides of the cells thought
+        # empty show the print (no groove lies beside a cell no tile covers).
         inner = np.ones(ridges.shape, bool)
         inner[0, :, 0] = inner[:, -1, 1] = inner[-1, :, 2] = inner[:, 0, 3] = False
+        sides = ridges[inner]  # each inner side twice: once per cell
+        light = int((sides >= 2 * MIN_LINE).sum())
+        if light >= 2 * MIN_SIDES and light > LIGHT_SHARE * int((sides <= -2 * MIN_LINE).sum()):
+            return 1.0
         own = ridges[e][inner[e]]
         own = own[np.abs(own) >= MIN_LINE]
         if len(own) >= MIN_SIDES:

@@ -157,7 +157,11 @@ class _Assigner:
         # y is in the scaled space (L* times lightness_weight): scale L's drift alike.
         self.drift2 = np.full((k, 3), th.drift**2)
         self.drift2[:, 0] *= th.lightness_weight**2
-        self.drift2[pal.neutral, 1:] = th.neutral_drift**2
+        # Grey stays grey: a black tile is no more blue under a lamp than a
+        # grey one (once the light is fitted), whether or not the palette
+        # asks it to set the white balance.
+        greys = pal.neutral | (np.hypot(nominal[:, 1], nominal[:, 2]) < GREYISH)
+        self.drift2[greys, 1:] = th.neutral_drift**2
         # The board's print: any lightness, a tint (cream, slate) allowed.
         self.drift2[pal.board, 0] = (th.board_drift * th.lightness_weight) ** 2
         self.drift2[pal.board, 1:] = max(th.neutral_drift, th.board_drift / 5) ** 2
@@ -298,6 +302,7 @@ def fit_palette(
     clipped: np.ndarray | None = None,
     penalty: np.ndarray | None = None,
     printed: np.ndarray | None = None,
+    lined: np.ndarray | None = None,
 ) -> Fit:
     """Fit ``palette`` to the cells ``linear`` (..., 3) of one photo (camera linear RGB).
 
@@ -308,7 +313,10 @@ def fit_palette(
     print is plain, cells with print and cells without never share a cluster
     (a black tile with its symbol is not the dark board beside it, however
     alike their colours), and when the tiles evidently carry symbols a bare
-    cell is unlikely to be a grey tile."""
+    cell is unlikely to be a grey tile. ``lined`` (N,) bool: cells showing
+    the board's printed lines on two sides; they never share a cluster with
+    cells that do not (a black tile on a dark print, told by its hidden
+    lines, is not clustered with the print it looks like)."""
     cells = np.asarray(linear, dtype=np.float64).reshape(-1, 3)
     clip = (clipped_channels(cells) if clipped is None else np.asarray(clipped)).reshape(-1, 3)
     pen = None if penalty is None else np.asarray(penalty).reshape(len(cells), -1)
@@ -328,6 +336,8 @@ def fit_palette(
     # cells are different things; where it does (LITS X/O), they are not.
     if ink is not None and palette.board.any() and palette.plain[palette.board].all():
         features = np.hstack([features, (ink >= PRINT_MIN)[:, None] * APART])
+    if lined is not None:
+        features = np.hstack([features, np.asarray(lined).reshape(-1, 1) * APART])
     cluster = clusters(features, CLUSTER_SPREADS * th.spread)
     n_c = int(cluster.max()) + 1
     # Each cluster proposes the light from its unclipped cells (a highlight

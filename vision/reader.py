@@ -27,6 +27,7 @@ import numpy as np
 from vision.cells import cell_features
 from vision.classify import (
     LINE_PENALTY,
+    LINES_TWO,
     Match,
     bare_penalty,
     clipped_channels,
@@ -38,7 +39,7 @@ from vision.classify import (
 from vision.colour import linear_to_lab
 from vision.constancy import START_SPREADS, balance
 from vision.glare import Highlight, find_highlight, remove_highlight
-from vision.lines import MIN_SIDES, empty_pairs, line_evidence
+from vision.lines import MIN_SIDES, Lines, empty_pairs, line_evidence
 from vision.palette import Palette
 from vision.palette_fit import fit_palette
 from vision.shading import estimate_field
@@ -140,7 +141,8 @@ def read_cells(
         # would only get looser, so it keeps its value there.
         f = np.asarray(field, dtype=np.float64)[..., None]
         linear = np.where(clipped & (f > 1), linear, linear / f)
-    extra = known = None
+    lines: Lines | None = None
+    known = None
     if palette.board.any():
         # Printed grid lines tell an empty cell from a covered one whatever
         # the colours (a black tile on a dark print, a highlight, a board
@@ -166,11 +168,10 @@ def read_cells(
         if fit or _doubtful(start, seen):
             empty = _thought_empty(start, seen)
             lines = line_evidence(rectified_bgr, rows, cols, empty=empty)
-            extra = line_penalty(lines, palette)
     used_gains, used_palette, m = _read_colours(
-        linear, clipped, printed, palette, gains, fit, extra, known
+        linear, clipped, printed, palette, gains, fit, lines, known
     )
-    if fit and extra is not None and _sides_between(empty) < MIN_SIDES:
+    if fit and line_penalty(lines, palette) is not None and _sides_between(empty) < MIN_SIDES:
         # A single photo's first look may take a dark print for black tiles
         # everywhere: no cell was thought empty, so the lines were judged
         # without knowing what a line looks like on this board. The lines
@@ -178,9 +179,8 @@ def read_cells(
         again = _thought_empty(m.scores, used_palette)
         if _sides_between(again) >= MIN_SIDES:
             lines = line_evidence(rectified_bgr, rows, cols, empty=again)
-            extra = line_penalty(lines, palette)
             used_gains, used_palette, m = _read_colours(
-                linear, clipped, printed, palette, gains, fit, extra, known
+                linear, clipped, printed, palette, gains, fit, lines, known
             )
     lab = linear_to_lab(linear * used_gains)
     codes = m.codes()
@@ -209,18 +209,26 @@ def _read_colours(
     palette: Palette,
     gains: np.ndarray | None,
     fit: bool,
-    extra: np.ndarray | None = None,
+    lines: Lines | None = None,
     start_scores: np.ndarray | None = None,
 ) -> tuple[np.ndarray, Palette, Match]:
     """White balance (or a whole palette fit) and classification of cell colours.
 
-    ``extra`` (rows, cols, K): distance added to every entry (printed lines);
+    ``lines``: the printed lines each cell shows (distance added to every
+    entry, see :func:`vision.classify.line_penalty`);
     ``start_scores``: the scores under ``gains`` when already known."""
     shape = linear.shape[:-1]
+    extra = line_penalty(lines, palette)
     penalty = _plus(print_penalty(printed, palette), extra)
     if fit:
         fitted = fit_palette(
-            linear, palette, start=gains, clipped=clipped, penalty=penalty, printed=printed
+            linear,
+            palette,
+            start=gains,
+            clipped=clipped,
+            penalty=penalty,
+            printed=printed,
+            lined=None if extra is None or lines is None else lines.second >= LINES_TWO[1],
         )
         used_gains, used = fitted.gains, fitted.palette
         s = scores_linear(linear, used_gains, used, clipped).reshape(*shape, len(used))

@@ -150,15 +150,15 @@ def test_a_nearly_full_board_takes_its_lines_colour_from_its_empty_cells():
 CROWDED = ["KK..KK", "KKK.KK", "K.KKKK", "KK.KKK", "KK..KK", "KKYYKK"]
 
 
-def crowded_dark_print(px: int = 40, over: int = 3) -> np.ndarray:
+def crowded_dark_print(px: int = 40, over: int = 3, cells: list[str] = CROWDED) -> np.ndarray:
     """Light grid lines on a dark print, nearly covered by raised black tiles
     (each hides the lines on its sides, as a real tile's bevel does)."""
     img = np.full((6 * px, 6 * px, 3), 45, np.uint8)
     for i in range(7):
         img[max(0, i * px - 1) : i * px + 1] = 170
         img[:, max(0, i * px - 1) : i * px + 1] = 170
-    colours = {"K": (28, 28, 28), "Y": (30, 200, 240)}
-    for (r, c), code in np.ndenumerate(np.array([list(row) for row in CROWDED])):
+    colours = {"K": (28, 28, 28), "Y": (30, 200, 240), "N": (140, 140, 140)}
+    for (r, c), code in np.ndenumerate(np.array([list(row) for row in cells])):
         if code != ".":
             y0, x0 = max(0, r * px - over), max(0, c * px - over)
             img[y0 : (r + 1) * px + over, x0 : (c + 1) * px + over] = colours[code]
@@ -175,6 +175,38 @@ def test_a_line_is_measured_on_the_sides_between_empty_cells():
     assert lines.polarity == 1.0
     assert np.median(lines.most[empty]) == pytest.approx(1.0, abs=0.3)
     assert (lines.most[~empty] < 0.35).all()
+
+
+# Four empty cells in a block on a full ramp: fewer than a fifth of the inner
+# sides show a line. A palette slip took the grey tile (r4-5 c2) for the board.
+FOUR = ["KKKKKK", "KKKKYY", "KKKKKK", "KN..KK", "KN..KK", "KKKKKK"]
+
+
+def test_a_few_empty_cells_show_their_lines_when_a_grey_tile_is_taken_for_the_board():
+    image = crowded_dark_print(cells=FOUR)
+    slip = np.array([[c == "N" for c in row] for row in FOUR])
+    lines = line_evidence(image, 6, 6, empty=slip)
+    # The grey tile's edges are dark (its own sides say "dark print"), but
+    # light ridges can only be print: they outnumber the dark ones.
+    assert lines.polarity == 1.0
+    empty = np.array([[c == "." for c in row] for row in FOUR])
+    # What a line looks like is learnt from the sides that stand out, not
+    # from the sides' 80th percentile (a tile's side here): each empty cell
+    # shows its inner sides as whole lines, the tiles none.
+    assert lines.second[empty] == pytest.approx(1.0, abs=0.3)
+    assert (lines.second[~empty] < 0.35).all()
+
+
+def test_a_dark_print_is_not_taken_for_black_tiles_beside_grey_tiles_taken_for_it():
+    # A rendered photo (classic dark print, no symbols, a warm lamp): the
+    # fit's first look takes the two grey tiles for the board and the print
+    # for black tiles. The print's light lines, seen on the few sides
+    # between empty cells, put each colour back.
+    read = read_sim_table("bits", 3005, BITS)
+    assert (read.truth == "N").sum() == 2 and (read.truth == ".").sum() >= 6
+    assert (read.codes[read.truth == "N"] == "N").all()
+    assert not (read.codes[read.truth == "."] == "K").any()
+    assert (read.codes == read.truth).sum() >= 34
 
 
 def test_black_tiles_crowding_a_dark_print_in_a_photo_are_told_by_its_lines():

@@ -6,9 +6,12 @@ import numpy as np
 import pytest
 
 from calibration.palette import load_palette
+from tests.vision.simtable import read_sim_table
 from tests.vision.synth import Light, render_board
+from vision.classify import LINE_PENALTY
+from vision.colour import lab_to_linear
 from vision.palette import Entry, Palette
-from vision.palette_fit import clusters, seen_variants
+from vision.palette_fit import _Assigner, clusters, fit_palette, seen_variants
 from vision.reader import read_cells
 
 BITS = load_palette("bits")
@@ -57,3 +60,64 @@ def test_unseen_variants_of_a_seen_code_are_dropped():
     )
     keep = seen_variants(pal, np.array([0, 0, 2]))
     assert keep.tolist() == [True, False, True, True]  # blue unseen: its only variant stays
+
+
+def _cells(labs: list[tuple[float, float, float]], counts: list[int], seed: int = 2) -> np.ndarray:
+    """Linear RGB cells: ``counts[i]`` cells scattered (1 ΔE) around ``labs[i]``."""
+    rng = np.random.default_rng(seed)
+    lab = np.concatenate(
+        [np.array(c) + rng.normal(0, 1.0, (n, 3)) for c, n in zip(labs, counts, strict=True)]
+    )
+    return lab_to_linear(lab)
+
+
+def test_cells_showing_lines_are_never_clustered_with_cells_hiding_them():
+    # A dark print (L* 20) and black tiles (L* 15), no symbols: by colour one
+    # cluster. The print shows its lines on two sides, the tiles hide them.
+    pal = with_board((20.0, 0.0, -3.0))
+    cells = _cells([(20.0, 0.0, -3.0), (15.0, 1.0, -3.0), (44.0, 62.0, 40.0)], [14, 10, 12])
+    lined = np.arange(36) < 14
+    # The lines' penalties, as the reader adds them (vision.classify.line_penalty).
+    board = np.array(pal.board, dtype=np.float64)
+    penalty = LINE_PENALTY * np.where(lined[:, None], 1.0 - board, board)
+    fit = fit_palette(cells, pal, penalty=penalty, lined=lined)
+    codes = np.array(pal.codes)[fit.assignment]
+    assert set(codes[:14]) == {"."} and set(codes[14:24]) == {"K"}
+    # Without the lines, print and tiles share a cluster.
+    together = fit_palette(cells, pal, penalty=penalty)
+    assert len(set(together.cluster[:24].tolist())) == 1
+    assert len(set(fit.cluster[:24].tolist())) >= 2
+
+
+def test_a_black_tile_stays_grey_whatever_light_is_tried():
+    # Black and grey tiles are grey after white balance under any lamp, so
+    # a black that drifted blue to take a cluster of blue tiles (a photo
+    # read under a dim light: B as K, K as N) costs as much as a cluster
+    # many spreads from its colour, not a few ΔE's worth.
+    blue = np.tile([[25.0 * BITS.thresholds.lightness_weight, 14.0, -42.0]], (6, 1))
+    y = np.repeat(blue[:, None, :], len(BITS), axis=1)
+    scale = np.array([BITS.thresholds.lightness_weight, 1.0, 1.0])
+    assigner = _Assigner(y, np.zeros(6, int), BITS.lab * scale, BITS)
+    members = np.array([True])
+    black = assigner.entry_cost(BITS.index("K"), members)
+    assert black > 4 * assigner.entry_cost(BITS.index("B"), members)
+    assert black > 25
+
+
+def test_black_tiles_on_a_dark_print_under_glare_are_not_read_as_the_print():
+    # A rendered photo (classic dark print, no symbols, a highlight): black
+    # tiles and the print look alike; the lines each cell shows keep them
+    # apart while the palette is fitted.
+    read = read_sim_table("bits", 3147, BITS)
+    black, empty = read.truth == "K", read.truth == "."
+    assert black.sum() >= 6 and empty.sum() >= 12
+    assert (read.codes[black] == "K").all()
+    assert not (read.codes[empty] == "K").any()
+
+
+def test_blue_tiles_under_a_highlight_are_not_taken_for_black():
+    # A rendered photo (ivory print, a strong highlight): a fit that dims
+    # the light would make the blue tiles black and the black tiles grey.
+    read = read_sim_table("bits", 6, BITS)
+    assert (read.codes[read.truth == "B"] == "B").all()
+    assert (read.codes[read.truth == "K"] == "K").all()
