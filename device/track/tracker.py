@@ -63,15 +63,21 @@ KEEP_DISTANCE = 15.0
 # look changed left empty CHANGED_COST; a placement must
 # beat "nothing" by PLACED_LEAD and the next legal one by TIE_LEAD; the
 # free reading must beat the best legal placement by FREE_LEAD before it is
-# judged instead (a misread cell costs about one palette margin, 5).
+# judged instead (a misread cell costs about one palette margin, 5). Between
+# ASK_LEAD and FREE_LEAD the players are asked: a cell read that clearly
+# as another colour may be a wrong tile as well as a misread.
 UNCHANGED_COST = 25.0
 CHANGED_COST = 15.0
 PLACED_LEAD = 5.0
 TIE_LEAD = 10.0
 FREE_LEAD = 25.0
+ASK_LEAD = 15.0
 # A colour refusal is doubted (a question, not a shout) when the card's code
-# lies within this many palette margins of the code read (and fits at all).
+# lies within this many palette margins of the code read (and fits at all),
+# or when a new cell fits even its best code no nearer than this share of
+# the palette's max_distance (a reflection, not a colour).
 PLAUSIBLE_MARGINS = 4.0
+POOR_FIT = 0.5
 # A change covering more cells than two pieces is judged only once the
 # same sight has lasted this long (seconds): a hand resting on the board
 # lifts before then.
@@ -264,6 +270,8 @@ class BoardTracker:
             return events
         try:
             by_rules = self._by_rules(obs, changed, faint)
+            if isinstance(by_rules, dict):
+                return events + self._ask(board, by_rules, [], obs, t)
             if by_rules is not None:
                 return events + self._act(by_rules, obs.lab, t, settled=True)
             events += self._decide(board, unsure, obs, t, careful=changed is None, hint=hint)
@@ -403,7 +411,7 @@ class BoardTracker:
 
     def _by_rules(
         self, obs: Observation, changed: np.ndarray | None, faint: np.ndarray | None = None
-    ) -> Outcome | None:
+    ) -> Outcome | dict[Cell, tuple[str, ...]] | None:
         """Weigh what the game expects against what the reader sees.
 
         The hypotheses: nothing was placed, each legal placement the game
@@ -414,7 +422,9 @@ class BoardTracker:
         :data:`UNCHANGED_COST` more). A legal placement is taken when it is
         clearly better than nothing, clearly better than any other legal
         one, and the free reading does not beat it by :data:`FREE_LEAD`:
-        one misread cell does not make a refusal. Otherwise None: the
+        one misread cell does not make a refusal; when it beats it by
+        :data:`ASK_LEAD`, though, the cells where they differ are returned
+        with both codes (a question for the players). Otherwise None: the
         reading is judged as it is (nothing new, a refusal, two tiles, a
         question)."""
         if changed is None or self.pending is not None or self._unsure:
@@ -470,6 +480,10 @@ class BoardTracker:
         if reading < min(lead, nothing) - FREE_LEAD:
             return None  # something the game did not expect: judge the reading
         if lead < nothing - PLACED_LEAD and runner - lead >= TIE_LEAD:
+            if reading < lead - ASK_LEAD:
+                differ = self._differ(rows, obs)
+                if differ:
+                    return differ
             return self._outcome(rows)
         if nothing < lead - PLACED_LEAD and (np.asarray(changed, bool) & free & held).any():
             # Tiles the game does not hold were taken away, and nothing
@@ -479,6 +493,78 @@ class BoardTracker:
             # tell black from the print.
             return Outcome("rest", tuple(self.known))
         return None
+
+    def _differ(self, rows: list[str], obs: Observation) -> dict[Cell, tuple[str, ...]]:
+        """The new cells of ``rows`` that the reader reads closely (within
+        a palette margin) as another tile, each with the code read, then the
+        code ``rows`` gives it (simulated BITS 616: a blue half read 0.7 ΔE
+        from blue and 25 from the card's purple was the wrong tile). A cell
+        that fits its own code loosely too is a slip of the light, not a
+        question."""
+        assert self.known is not None
+        empty = self.referee.empty
+        out: dict[Cell, tuple[str, ...]] = {}
+        for r, c in new_cells(self.known, rows, empty):
+            read = str(obs.codes[r, c])
+            if read in (empty, "?", rows[r][c]):
+                continue
+            if obs.distance[r, c, obs.alphabet.index(read)] <= obs.min_margin:
+                out[(r, c)] = (read, rows[r][c])
+        return out
+
+    def _poorly_read(self, outcome: Outcome, obs: Observation) -> bool:
+        """Whether a new cell of ``outcome`` lies farther than
+        :data:`POOR_FIT` of the palette's ``max_distance`` from even its
+        best code."""
+        assert self.known is not None
+        fresh = new_cells(self.known, list(outcome.rows), self.referee.empty)
+        return any(float(obs.distance[cell].min()) > POOR_FIT * obs.max_distance for cell in fresh)
+
+    def _ask_lone_half(
+        self, board: list[str], outcome: Outcome, obs: Observation, t: float
+    ) -> list[Event] | None:
+        """The question :meth:`_lone_half` asks instead of ``outcome``'s
+        refusal; None when the refusal stands."""
+        lone = self._lone_half(outcome, obs)
+        if not lone:
+            return None
+        combos = [(c, self._outcome(b)) for c, b in self._combinations(board, lone)]
+        return self._ask(board, lone, combos, obs, t)
+
+    def _lone_half(self, outcome: Outcome, obs: Observation) -> dict[Cell, tuple[str, ...]]:
+        """For a refusal of one new cell inside the grid (no tile covers one
+        cell: a half was misread, either this one or its other half read as
+        the board), the question to ask instead: that cell, with the codes
+        read, the game's and empty, and each neighbour believed empty that
+        the reader says may hold a tile, with empty and the game's codes
+        (simulated BITS 308: a black double read as one grey cell, the
+        other half doubting between the print and black). ``{}`` otherwise."""
+        verdict = outcome.verdict
+        if outcome.kind != "illegal" or verdict is None or verdict.reason != "not_a_tile":
+            return {}
+        assert self.known is not None
+        empty = self.referee.empty
+        fresh = new_cells(self.known, list(outcome.rows), empty)
+        if len(fresh) != 1:
+            return {}
+        (r, c) = fresh[0]
+        rows, cols = obs.codes.shape
+        near = [
+            (r + dr, c + dc)
+            for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1))
+            if 0 <= r + dr < rows and 0 <= c + dc < cols
+        ]
+        halves = [
+            cell
+            for cell in near
+            if self._believed_empty(cell)
+            and any(code != empty for code in obs.candidates[cell[0]][cell[1]])
+        ]
+        likely = self.referee.likely_codes([fresh[0], *halves[:1]])
+        options = {(r, c): tuple(dict.fromkeys([outcome.rows[r][c], *likely, empty]))}
+        for cell in halves:
+            options[cell] = tuple(dict.fromkeys([empty, *likely]))
+        return options
 
     def _free_reading(
         self, gain: np.ndarray, open_cells: np.ndarray, alphabet: tuple[str, ...]
@@ -710,13 +796,20 @@ class BoardTracker:
         if not unsure:
             outcome = self._outcome(board)
             options = self._plausible(outcome, obs) if self._colour_doubt(outcome) else {}
-            if self._colour_doubt(outcome) and t < self.doubt_colours_until:
-                # The light changed a moment ago: colours read now are not to
-                # be trusted with a refusal. Ask, offering what the game expects.
+            shaky = t < self.doubt_colours_until or self._poorly_read(outcome, obs)
+            if self._colour_doubt(outcome) and shaky:
+                # The light changed a moment ago, or a new cell fits even its
+                # best colour poorly (a lamp's reflection on a black tile
+                # read as a far-off yellow: simulated BITS 308): colours
+                # read now are not to be trusted with a refusal. Ask,
+                # offering what the game expects.
                 asked = self._with_hints(board, options)
                 if any(len(o) > 1 for o in asked.values()):
                     combos = [(c, self._outcome(b)) for c, b in self._combinations(board, asked)]
                     return self._ask(board, asked, combos, obs, t)
+            lone = self._ask_lone_half(board, outcome, obs, t)
+            if lone is not None:
+                return lone
             if not any(len(o) > 1 for o in options.values()):
                 return self._act(outcome, obs.lab, t, settled=False)
             unsure = options
@@ -732,6 +825,9 @@ class BoardTracker:
             return self._act(settled, obs.lab, t, settled=True)
         maybe_nothing = any(o.kind == "rest" for _, o in combos)
         if not legal and illegal and not maybe_nothing and self._same_refusal(illegal):
+            lone = self._ask_lone_half(board, illegal[0], obs, t)
+            if lone is not None:
+                return lone
             return self._act(illegal[0], obs.lab, t, settled=False)
         return self._ask(board, unsure, combos, obs, t)
 
@@ -1285,7 +1381,44 @@ class BoardTracker:
         except NotNow as why:
             log.debug("board %s: confirmed board not judged now (%s)", self.board, why)
             return events
+        other_half = self._other_half(outcome, answer)
+        if other_half and pending.obs is not None:
+            # The players said what one half is, and with the other half as
+            # read no tile looks like that (half grey, half colour): the
+            # camera misread the half nobody was asked about. Ask about it
+            # rather than refuse a tile that cannot exist (a black tile
+            # under a highlight read clearly as grey: simulated BITS 619).
+            return events + self._ask(board, other_half, [], pending.obs, t)
         return events + self._act(outcome, pending.lab, t, settled=True, learn=False)
+
+    def _other_half(self, outcome: Outcome, answer: dict[Cell, str]) -> dict[Cell, tuple[str, ...]]:
+        """For a refusal of new cells that are no piece at all, the new
+        cells the players were not asked about, each with the codes the game
+        expects there that would make one piece with the answered cells
+        (then the code read); ``{}`` when the refusal stands."""
+        assert self.known is not None
+        fresh = new_cells(self.known, list(outcome.rows), self.referee.empty)
+        unasked = [cell for cell in fresh if cell not in answer]
+        if outcome.kind != "illegal" or not unasked or len(unasked) == len(fresh):
+            return {}
+        codes = "".join(outcome.rows[r][c] for r, c in fresh)
+        if self.referee.is_piece(codes):
+            return {}
+        options: dict[Cell, tuple[str, ...]] = {}
+        for cell in unasked:
+            fits = tuple(
+                code
+                for code in self.referee.likely_codes(fresh)
+                if self.referee.is_piece(
+                    "".join(code if f == cell else outcome.rows[f[0]][f[1]] for f in fresh)
+                )
+            )
+            if not fits:
+                return {}
+            # What the camera read stays a choice: the players' first
+            # answer may have been the slip.
+            options[cell] = (*fits, outcome.rows[cell[0]][cell[1]])
+        return options
 
     def _alert_scope(self) -> int | None:
         """Whose alerts to clear: the BITS player of this ramp; all on a LITS board."""

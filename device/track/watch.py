@@ -339,7 +339,7 @@ class BoardWatch:
             beside = light.change <= s.light and self._beside_a_piece(changed)
             if self.gate.still_for(t) < s.knocked_s and not beside:
                 return []
-            events, where = self._maybe_moved(image, t)
+            events, where = self._maybe_moved(image, t, ring_clear=beside)
             if where != "here":
                 self._looked_at = t
                 return events
@@ -347,7 +347,7 @@ class BoardWatch:
         if not self._verified and structure_similarity(self._reference.edges, now.edges) < s.moved:
             # The ring is as it was but the board's edges are not: tiles
             # swept off, or a small knock. The locator decides.
-            events, where = self._maybe_moved(image, t)
+            events, where = self._maybe_moved(image, t, ring_clear=True)
             if where == "lost":
                 self._looked_at = t  # searching is slow: not again before recheck_s
                 return events
@@ -663,14 +663,20 @@ class BoardWatch:
         near = cv2.dilate(inner.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
         return bool((near | ~ring).all())
 
-    def _maybe_moved(self, image: np.ndarray, t: float) -> tuple[list[Event], str]:
+    def _maybe_moved(
+        self, image: np.ndarray, t: float, ring_clear: bool = False
+    ) -> tuple[list[Event], str]:
         """Search for the grid near where it was. Returns the events and
         where the grid is: "here" (where it was), "moved" (read afresh from
         the next still frame) or "lost" (look again later). A grid found
         elsewhere counts only if, seen there, the ring around it looks as
         it did: a hand over the board can fool the search, not the ring.
         Where the search finds nothing, or nothing the ring confirms, the
-        grid is carried by how the whole picture moved (:meth:`_followed`)."""
+        grid is carried by how the whole picture moved (:meth:`_followed`).
+        ``ring_clear``: nothing lies across the ring around the grid (it
+        looks as it did, or changed only beside a piece by the edge); then
+        a grid found (even a row off) in a picture that stayed put means
+        the grid is here."""
         assert self.fit is not None and self._reference is not None
         self.locates += 1
         found = locate_grid(image, self.rows, self.cols, hint=self.fit)
@@ -680,9 +686,16 @@ class BoardWatch:
                 return events, where
         followed = self._followed(image)
         if followed is not None and self._shift_px(followed) >= self._here_px():
-            # Only a move: that the picture stayed put says nothing of
-            # whether the grid can be seen (a hand resting over it).
             return self._moved_to(followed, image, t)
+        if followed is not None and ring_clear and found is not None:
+            # The picture stayed put, nothing lies across the ring, and the
+            # search does see a grid, only not quite here: on a nearly full
+            # ramp it may settle a row off, on the tiles' edges. The grid is
+            # where it was; what lies on it changed (simulated BITS 602: the
+            # round's last two tiles were missed as a lost view). A search
+            # that sees no grid at all may be looking at a hand resting
+            # over it: that waits, as before.
+            return self._moved_to(self.fit, image, t)
         if found is not None:
             return [], "lost"
         self._misses += 1

@@ -6,7 +6,9 @@ real table) and scored by ``tilewatch eval track``'s own judge:
   from frame to frame, here and there: that is not a hand moving;
 - a knocked camera sees the table around the board from a new angle and
   under another part of the lamp's light: found again in one new place on
-  looks seconds apart, it is the board, not a hand that fooled the search."""
+  looks seconds apart, it is the board, not a hand that fooled the search;
+- a tile put down by a nearly full ramp's edge changes the ring around the
+  grid and its edges while the picture stays put: the grid has not moved."""
 
 from __future__ import annotations
 
@@ -109,3 +111,12 @@ def test_a_tile_by_the_ramps_edge_does_not_hold_up_quick_players():
     # the next seven tiles were missed. A ring cell touching the new tile,
     # under unchanged light, is asked about at once.
     assert played("bits", 408, 41).placements == 41
+
+
+def test_a_tile_by_the_ramps_edge_on_a_full_ramp_does_not_lose_the_view():
+    # BITS table 602: the round's last tiles go down on a nearly full ramp,
+    # the 29th by the ramp's edge, where it shades the ring of table around
+    # the grid. The search, asked whether the grid moved, settles a row off
+    # on the tiles' edges; the picture itself had not moved at all, yet the
+    # view counted as lost and the round's last two tiles were missed.
+    assert played("bits", 602, 30).placements == 30

@@ -144,6 +144,55 @@ def test_unsure_cells_wait_for_the_players(table):
     assert ({(5, 3): "P"}, True) in tracker.learner.calls
 
 
+def test_a_half_the_players_named_makes_the_camera_ask_about_the_other_half(table):
+    # The card's tile lies at the bottom; one half reads unsure between its
+    # colour and grey, the other reads clearly grey (a black tile under a
+    # highlight looks grey: simulated BITS 619). The players name the first
+    # half's colour: half colour, half grey is no tile at all, so the camera
+    # misread the other half. It asks about that half instead of refusing.
+    tracker = bits(table)
+    tile = start_tile(table)
+    after = [*EMPTY6[:5], tile[0] + "N...."]
+    obs = observe(after, unsure={(5, 0): tile[0] + "N"})
+    asked = tracker.observe(obs, changed=_mask(after, EMPTY6))
+    assert [e["type"] for e in asked] == ["unsure"] and asked[0]["cells"] == [[5, 0]]
+    table.resolve_alert(asked[0]["alert"], "confirm", [tile[0]])
+    again = tracker.confirm(asked[0]["alert"], [tile[0]])
+    assert [e["type"] for e in again] == ["unsure"]
+    assert again[0]["cells"] == [[5, 1]]
+    assert again[0]["candidates"] == [[tile[1], "N"]]  # the card's colour, then what was read
+    assert table.game.view()["players"][0]["board"] == EMPTY6  # nothing refused or recorded
+    table.resolve_alert(again[0]["alert"], "confirm", [tile[1]])
+    done = tracker.confirm(again[0]["alert"], [tile[1]])
+    assert [e["type"] for e in done] == ["placed"] and done[0]["codes"] == tile
+    assert table.game.view()["players"][0]["board"] == _bottom_left(tile)
+
+
+def test_one_new_cell_inside_the_grid_is_a_question_not_a_refusal(table):
+    # No tile covers one cell: one new cell inside the grid is a misread,
+    # of that cell or of its other half read as the board (simulated BITS
+    # 308: a black double read as one grey cell, the other half doubting
+    # between the print and black). The camera asks about the cell and the
+    # neighbour that may hold the other half, offering the card's colours.
+    tracker = bits(table)
+    first = _bottom_left(start_tile(table))
+    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
+    card = table.game.view()["card"]
+    after = [*EMPTY6[:4], ".N....", first[5]]
+    obs = observe(after, unsure={(4, 2): "." + card[1]})
+    obs.distance[4, 1, BITS.index(card[0])] = 45.0  # the card's colour far off
+    asked = tracker.observe(obs, changed=_mask(after, first))
+    assert [e["type"] for e in asked] == ["unsure"]
+    assert asked[0]["cells"] == [[4, 1], [4, 2]]
+    assert card[0] in asked[0]["candidates"][0] and "." in asked[0]["candidates"][0]
+    assert card[1] in asked[0]["candidates"][1] and "." in asked[0]["candidates"][1]
+    assert [a["kind"] for a in table.alerts()] == ["unsure"]
+    table.resolve_alert(asked[0]["alert"], "confirm", list(card))
+    done = tracker.confirm(asked[0]["alert"], list(card))
+    assert [e["type"] for e in done] == ["placed"] and done[0]["codes"] == card
+    assert table.game.view()["players"][0]["board"][4] == "." + card + "..."
+
+
 def test_two_quick_tiles_are_split_and_recorded_in_gravity_order(table):
     tracker = bits(table)
     view = table.game.view()
@@ -190,6 +239,34 @@ def test_a_colour_refusal_stands_when_the_cards_colour_is_far_behind_a_close_fit
     # card's purple, passed as purple). Refused, not put down as the card.
     _, events = _second_half_slip(table, read=0.7, card=29.9)
     assert [(e["type"], e["reason"]) for e in events] == [("illegal", "wrong_tile")]
+
+
+def test_a_close_fit_to_another_colour_than_the_cards_is_asked_about(table):
+    # The cell sits right on another colour (0.7 ΔE) and the card's lies 24
+    # behind: too near to refuse outright (a misread half costs a few
+    # margins), too far to put the card's tile down silently (simulated BITS
+    # 616: a blue half of a wrong tile was recorded as the card's purple).
+    # The players are asked, the colour read first.
+    tile, events = _second_half_slip(table, read=0.7, card=24.8)
+    wrong = next(c for c in "RYBPK" if c != tile[0])
+    assert [e["type"] for e in events] == ["unsure"]
+    assert events[0]["cells"] == [[5, 1]]
+    assert events[0]["candidates"] == [[wrong, tile[1]]]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
+def test_a_half_that_fits_even_its_best_colour_poorly_is_asked_about(table):
+    # One half reads as another colour, but 26 ΔE from it (of the palette's
+    # 30) and far from every other: a lamp's reflection on a black tile looks
+    # like that (simulated BITS 308, read yellow, black at 91). Not a colour
+    # to refuse a tile on: the players are asked, the card's colour offered.
+    tile, events = _second_half_slip(table, read=26.0, card=60.0)
+    wrong = next(c for c in "RYBPK" if c != tile[0])
+    assert [e["type"] for e in events] == ["unsure"]
+    cells = [tuple(c) for c in events[0]["cells"]]
+    options = dict(zip(cells, events[0]["candidates"], strict=True))
+    assert wrong in options[(5, 1)] and tile[1] in options[(5, 1)]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
 def test_a_sure_wrong_tile_is_refused(table):
