@@ -16,12 +16,13 @@ a pixel off (a lens's barrel, a corner found a little off). Ridges are
 scaled by the board's typical line (a high percentile of all inner sides,
 so a board half covered still sets it; on a board mostly covered, the
 weaker quarter of the sides between two cells thought empty, when there
-are enough of them; with a few empty cells and none of them known, the
-median of the sides that stand out at all), and the line's polarity (light
-or dark print) is taken from the sides the caller says are most likely
-between two empty cells, else from light ridges outnumbering dark ones
-(grooves between tiles are dark on any print, a light ridge is print), else
-from the sides of the cells thought empty, else from the stronger sign.
+are enough of them; in a single photo with a few empty cells, none of
+them known, the median of the sides that stand out at all), and the
+line's polarity (light or dark print) is taken from the sides the caller
+says are most likely between two empty cells, else from light ridges
+outnumbering dark ones (grooves between tiles are dark on any print, a
+light ridge is print), else from the sides of the cells thought empty,
+else from the stronger sign.
 
 A raised tile hides the line beside it on a neighbour's side too (its top
 leans away from the lens, its bevel and shadow fall there), so an empty
@@ -139,6 +140,7 @@ def line_evidence(
     cols: int,
     empty: np.ndarray | None = None,
     ridges: np.ndarray | None = None,
+    sparse: bool = False,
 ) -> Lines:
     """How clearly each cell shows printed lines on its sides (see the module docstring).
 
@@ -146,7 +148,12 @@ def line_evidence(
     by colour), to learn the print's polarity from; when fewer than
     MIN_SIDES sides lie between two of them (or without it) the stronger
     sign among the clearest ridges decides. ``ridges``: :func:`side_ridges`
-    when already measured."""
+    when already measured. ``sparse``: a single photo, nothing known of the
+    board; when fewer than a fifth of the sides show a line and the cells
+    thought empty do not say what one looks like, the sides that stand out
+    do. (In play the board is known and the lines only settle doubtful
+    cells: there a tile's edge standing out on a full ramp must not set the
+    scale, simulated BITS 519.)"""
     if ridges is None:
         ridges = side_ridges(rectified_bgr, rows, cols)
     sign = _polarity(ridges, empty)
@@ -160,7 +167,7 @@ def line_evidence(
         # percentile lands on them; the sides between two cells thought
         # empty show what a line looks like on this board.
         scale = max(scale, _quantile(between, 0.25))
-    if scale < MIN_LINE:
+    if scale < MIN_LINE and sparse:
         # Fewer than a fifth of the sides show a line (a few empty cells on
         # a full ramp) and none of the cells thought empty is: what the
         # sides that do stand out show is what a line looks like here.

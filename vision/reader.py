@@ -167,7 +167,7 @@ def read_cells(
         # slipped (the board taken for black tiles).
         if fit or _doubtful(start, seen):
             empty = _thought_empty(start, seen)
-            lines = line_evidence(rectified_bgr, rows, cols, empty=empty)
+            lines = line_evidence(rectified_bgr, rows, cols, empty=empty, sparse=fit)
     used_gains, used_palette, m = _read_colours(
         linear, clipped, printed, palette, gains, fit, lines, known
     )
@@ -178,7 +178,7 @@ def read_cells(
         # have since found the board: judge them again, knowing it.
         again = _thought_empty(m.scores, used_palette)
         if _sides_between(again) >= MIN_SIDES:
-            lines = line_evidence(rectified_bgr, rows, cols, empty=again)
+            lines = line_evidence(rectified_bgr, rows, cols, empty=again, sparse=fit)
             used_gains, used_palette, m = _read_colours(
                 linear, clipped, printed, palette, gains, fit, lines, known
             )

@@ -120,3 +120,13 @@ def test_a_tile_by_the_ramps_edge_on_a_full_ramp_does_not_lose_the_view():
     # on the tiles' edges; the picture itself had not moved at all, yet the
     # view counted as lost and the round's last two tiles were missed.
     assert played("bits", 602, 30).placements == 30
+
+
+def test_a_tile_put_down_as_the_camera_is_knocked_is_read_once_found_again():
+    # BITS table 519: the camera is knocked at 63.8 s and a black double goes
+    # down on the dark print at 64.8 s. Found again, the board is read the
+    # careful way, where the printed lines settle black from the print. A
+    # tile's edge standing out on the full ramp once set what a line looks
+    # like (the single-photo rule for a few empty cells), every black cell
+    # then "showed lines", and the tile was missed.
+    assert played("bits", 519, 16).placements == 16
