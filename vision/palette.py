@@ -159,6 +159,13 @@ class Palette:
         return replace(self, thresholds=replace(self.thresholds, lightness_weight=1.0))
 
     @cached_property
+    def greys(self) -> np.ndarray:
+        """(K,) bool: entries that are grey, marked neutral or nearly
+        without colour (a black tile: it sets no white balance, yet no lamp
+        makes it blue)."""
+        return np.asarray(self.neutral | (np.hypot(self.lab[:, 1], self.lab[:, 2]) < GREYISH))
+
+    @cached_property
     def lightness_weights(self) -> np.ndarray:
         """Weight of L* in each entry's ΔE (K,).
 

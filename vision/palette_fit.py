@@ -160,8 +160,7 @@ class _Assigner:
         # Grey stays grey: a black tile is no more blue under a lamp than a
         # grey one (once the light is fitted), whether or not the palette
         # asks it to set the white balance.
-        greys = pal.neutral | (np.hypot(nominal[:, 1], nominal[:, 2]) < GREYISH)
-        self.drift2[greys, 1:] = th.neutral_drift**2
+        self.drift2[pal.greys, 1:] = th.neutral_drift**2
         # The board's print: any lightness, a tint (cream, slate) allowed.
         self.drift2[pal.board, 0] = (th.board_drift * th.lightness_weight) ** 2
         self.drift2[pal.board, 1:] = max(th.neutral_drift, th.board_drift / 5) ** 2
@@ -349,7 +348,7 @@ def fit_palette(
     # Any grey may propose the light's colour, not only those marked neutral:
     # under a warm lamp the board and the grey tiles may all be clipped, and
     # a black tile is still black.
-    greys = palette.neutral | (np.hypot(palette.lab[:, 1], palette.lab[:, 2]) < GREYISH)
+    greys = palette.greys
     anchor = np.flatnonzero(greys) if greys.any() else range(len(palette))
     hypotheses = [g0] + [
         gains_between(cells[(cluster == c) & whole].mean(axis=0)[None], nominal_lin[k : k + 1])
