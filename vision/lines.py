@@ -30,8 +30,11 @@ cell beside tiles may show a line on one side only. What holds: an empty
 cell shows a line on at least one inner side, almost always on two, and a
 covered cell shows two only rarely (a half-line peeks out beside a tile).
 So a cell's evidence is its clearest side (``most``) and its second
-clearest (``second``). The grid's outer sides are the rectified image's
-edges and cannot be judged.
+clearest (``second``). The grid's outer sides can be judged only when the
+image carries a margin beyond them (``margin``), and then only on a board
+whose frame shows the outline apart from the tiles (each edge measured on
+its own: at a tilt the far edge looks thin, the near one broad); an empty
+edge cell walled in by tiles has no other side to show.
 
 >>> import cv2
 >>> board = np.full((120, 120, 3), 200, np.uint8)
@@ -68,22 +71,44 @@ MIN_LINE = 3.0
 # Light ridges (twice MIN_LINE) outnumbering dark ones this many times over
 # say the print is light, whatever the cells thought empty say.
 LIGHT_SHARE = 2.0
+# An edge of the grid's outline is judged only where its covered cells' ridge
+# stays under this share of its empty cells' line.
+OUTER_CLEAR = 0.5
 _PAD = 4
 _ACROSS = np.arange(-_PAD, _PAD)  # 8 pixels across each side, the side between 3 and 4
+# Cells of what lies around the grid that a rectified image may carry on
+# every side (``margin=True``): enough to judge the grid's outer sides too.
+MARGIN = _PAD / Q
 
 
-def _profiles(rectified_bgr: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+def margin_px(cell_px: int) -> int:
+    """Pixels of margin (MARGIN cells) around a rectified grid of ``cell_px``
+    a cell; ``cell_px`` must be a multiple of 4 so the margin is whole pixels."""
+    if cell_px % 4:
+        raise ValueError(f"a margin needs cell_px a multiple of 4, not {cell_px}")
+    return round(MARGIN * cell_px)
+
+
+def _profiles(
+    rectified_bgr: np.ndarray, rows: int, cols: int, margin: bool = False
+) -> tuple[np.ndarray, np.ndarray]:
     """Grey profiles across every vertical side (rows, cols+1, 8) and every
-    horizontal side (rows+1, cols, 8), each averaged along the side's middle."""
+    horizontal side (rows+1, cols, 8), each averaged along the side's middle.
+    ``margin``: the image carries MARGIN cells around the grid (else the
+    grid's edges are padded by copying, and its outer sides show nothing)."""
     image = rectified_bgr
     h, w = image.shape[:2]
-    if h > 2 * Q * rows and w > 2 * Q * cols:
+    pad = 2 * _PAD if margin else 0
+    if h > 2 * (Q * rows + pad) and w > 2 * (Q * cols + pad):
         # Area averaging by a whole factor is OpenCV's fast path; a finer
         # bilinear step first keeps lines of a pixel or two.
-        image = cv2.resize(image, (cols * 2 * Q, rows * 2 * Q), interpolation=cv2.INTER_LINEAR)
+        size = (2 * (cols * Q + pad), 2 * (rows * Q + pad))
+        image = cv2.resize(image, size, interpolation=cv2.INTER_LINEAR)
     grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    small = cv2.resize(grey, (cols * Q, rows * Q), interpolation=cv2.INTER_AREA)
-    g = cv2.copyMakeBorder(small.astype(np.float32), _PAD, _PAD, _PAD, _PAD, cv2.BORDER_REPLICATE)
+    small = cv2.resize(grey, (cols * Q + pad, rows * Q + pad), interpolation=cv2.INTER_AREA)
+    if not margin:
+        small = cv2.copyMakeBorder(small, _PAD, _PAD, _PAD, _PAD, cv2.BORDER_REPLICATE)
+    g = small.astype(np.float32)
     a0, a1 = ALONG
     xs = (np.arange(cols + 1) * Q + _PAD)[:, None] + _ACROSS[None, :]
     v = g[_PAD : _PAD + rows * Q][:, xs].reshape(rows, Q, cols + 1, 2 * _PAD)[:, a0:a1].mean(1)
@@ -110,10 +135,13 @@ def _ridge(profile: np.ndarray) -> np.ndarray:
     return np.asarray(np.take_along_axis(r, pick[None], axis=0)[0])
 
 
-def side_ridges(rectified_bgr: np.ndarray, rows: int, cols: int) -> np.ndarray:
+def side_ridges(
+    rectified_bgr: np.ndarray, rows: int, cols: int, margin: bool = False
+) -> np.ndarray:
     """Signed ridge (8-bit grey levels) on each cell's sides: (rows, cols, 4),
-    sides in the order top, right, bottom, left; positive = lighter than around."""
-    v, h = _profiles(rectified_bgr, rows, cols)
+    sides in the order top, right, bottom, left; positive = lighter than
+    around. ``margin``: see :func:`_profiles`."""
+    v, h = _profiles(rectified_bgr, rows, cols, margin)
     vr, hr = _ridge(v), _ridge(h)
     return np.stack([hr[:-1], vr[:, 1:], hr[1:], vr[:, :-1]], axis=-1)
 
@@ -141,6 +169,7 @@ def line_evidence(
     empty: np.ndarray | None = None,
     ridges: np.ndarray | None = None,
     sparse: bool = False,
+    margin: bool = False,
 ) -> Lines:
     """How clearly each cell shows printed lines on its sides (see the module docstring).
 
@@ -153,9 +182,11 @@ def line_evidence(
     thought empty do not say what one looks like, the sides that stand out
     do. (In play the board is known and the lines only settle doubtful
     cells: there a tile's edge standing out on a full ramp must not set the
-    scale, simulated BITS 519.)"""
+    scale, simulated BITS 519.) ``margin``: the image carries MARGIN cells
+    around the grid, so the grid's outer sides can be judged too
+    (:func:`_judge_outline` says where this board's frame shows them)."""
     if ridges is None:
-        ridges = side_ridges(rectified_bgr, rows, cols)
+        ridges = side_ridges(rectified_bgr, rows, cols, margin)
     sign = _polarity(ridges, empty)
     signed = sign * ridges
     inner = np.concatenate([signed[:, :-1, 1].ravel(), signed[:-1, :, 2].ravel()])
@@ -177,9 +208,12 @@ def line_evidence(
     if scale < MIN_LINE:
         none = np.zeros((rows, cols))
         return Lines(none, none, sign)
-    # The grid's outer sides are the image's edges: nothing to see beyond.
     scaled = signed / scale
-    scaled[0, :, 0] = scaled[:, -1, 1] = scaled[-1, :, 2] = scaled[:, 0, 3] = -np.inf
+    # Without a margin the outer sides are the image's edges: nothing to see.
+    outline = _judge_outline(signed, empty) if margin else None
+    scaled[_outer(rows, cols)] = -np.inf
+    if outline is not None:
+        scaled = np.maximum(scaled, outline)
     ordered = np.sort(scaled, axis=-1)
     most, second = (np.where(np.isfinite(v), v, 0.0) for v in (ordered[..., 3], ordered[..., 2]))
     walled: np.ndarray = np.zeros((rows, cols), bool)
@@ -189,6 +223,8 @@ def line_evidence(
         # counts over the sides towards cells thought empty; a cell walled in
         # by tiles is judged on all its sides, but says less (``walled``).
         across = _neighbours(np.asarray(empty, dtype=bool))
+        if outline is not None:
+            across |= np.isfinite(outline)  # no tile beyond the grid hides its outline
         walled = np.asarray(~across.any(axis=-1))
         seen = np.where(across, scaled, -np.inf).max(axis=-1)
         # A hole walled in by tiles shows what little of its lines the
@@ -212,6 +248,47 @@ def _between(ridges: np.ndarray, empty: np.ndarray | None) -> np.ndarray:
         return np.zeros(0)
     across, down = empty_pairs(empty)
     return np.concatenate([ridges[:, :-1, 1][across], ridges[:-1, :, 2][down]])
+
+
+def _outer(rows: int, cols: int) -> np.ndarray:
+    """(rows, cols, 4) bool: the side (top, right, bottom, left) is on the grid's outline."""
+    out = np.zeros((rows, cols, 4), bool)
+    out[0, :, 0] = out[:, -1, 1] = out[-1, :, 2] = out[:, 0, 3] = True
+    return out
+
+
+def _judge_outline(signed: np.ndarray, empty: np.ndarray | None) -> np.ndarray | None:
+    """The grid's outer sides in units of this board's outline (``signed``
+    ridges (rows, cols, 4), the print's polarity applied): (rows, cols, 4),
+    0 where a tile lies, 1 where the board shows, -inf on the sides that
+    cannot be judged (and every inner side); None when none can.
+
+    The outline is the frame's edge as much as a grid line, and each edge
+    looks different (at a tilt the far edge is thin, the near one broad, a
+    tile hides part of it and leaves part): so each edge is measured apart,
+    between its cells thought ``empty`` and those thought covered (the
+    median of each; of the whole outline for an edge with fewer than two
+    of one kind), and judged only where the two stand well apart (the
+    covered level under OUTER_CLEAR of the empty one, which a board art
+    whose frame hides its outline does not give)."""
+    if empty is None:
+        return None
+    rows, cols = signed.shape[:2]
+    outer = _outer(rows, cols)
+    e = np.broadcast_to(np.asarray(empty, dtype=bool)[..., None], signed.shape)
+    all_empty, all_tiles = signed[outer & e], signed[outer & ~e]
+    if len(all_empty) < MIN_SIDES or len(all_tiles) < MIN_SIDES:
+        return None
+    out = np.full(signed.shape, -np.inf)
+    for side in range(4):
+        here, ridge, cells_empty = outer[..., side], signed[..., side], e[..., side]
+        shown, hidden = ridge[here & cells_empty], ridge[here & ~cells_empty]
+        line = _quantile(shown if len(shown) >= 2 else all_empty, 0.5)
+        tile = max(0.0, _quantile(hidden if len(hidden) >= 2 else all_tiles, 0.5))
+        if line < MIN_LINE or tile > OUTER_CLEAR * line:
+            continue
+        out[..., side] = np.where(here, (ridge - tile) / (line - tile), -np.inf)
+    return out if np.isfinite(out).any() else None
 
 
 def _neighbours(cells: np.ndarray) -> np.ndarray:
@@ -238,8 +315,7 @@ def _polarity(ridges: np.ndarray, empty: np.ndarray | None) -> float:
         # dark ones, the print is light (whichever cells a palette slip
         # took for empty). Otherwise the inner sides of the cells thought
         # empty show the print (no groove lies beside a cell no tile covers).
-        inner = np.ones(ridges.shape, bool)
-        inner[0, :, 0] = inner[:, -1, 1] = inner[-1, :, 2] = inner[:, 0, 3] = False
+        inner = ~_outer(*ridges.shape[:2])
         sides = ridges[inner]  # each inner side twice: once per cell
         light = int((sides >= 2 * MIN_LINE).sum())
         if light >= 2 * MIN_SIDES and light > LIGHT_SHARE * int((sides <= -2 * MIN_LINE).sum()):

@@ -27,8 +27,7 @@ import numpy as np
 from vision.gridfit import GridFit
 from vision.locate import locate_grid
 from vision.palette import Palette
-from vision.reader import Reading, read_cells
-from vision.rectify import rectify
+from vision.reader import Reading, read_cells, rectify_around
 
 # Pixels per cell of the rectified board: enough for the symbol reader,
 # never more than the photo has.
@@ -88,11 +87,20 @@ def read_photo(
             return None
         grid = found
     px = cell_px_for(grid)
-    rectified = rectify(image, grid.homography, rows, cols, px)
+    # A little beyond the grid too: its printed outline tells an empty edge
+    # cell from a covered one.
+    rectified, around = rectify_around(image, grid.homography, rows, cols, px)
     # A lamp's highlight on glossy tiles is looked for with a profile or
     # without (the profile knows the colours, not where tonight's lamp shines).
     reading = read_cells(
-        rectified, rows, cols, palette, gains=gains, fit=fit_palette, look_for_highlight=True
+        rectified,
+        rows,
+        cols,
+        palette,
+        gains=gains,
+        fit=fit_palette,
+        look_for_highlight=True,
+        around=around,
     )
     if not fit_palette and _unexplained(reading):
         # The light is not what the profile knew (a lamp switched on since):
@@ -107,6 +115,7 @@ def read_photo(
             fit=True,
             highlight=reading.highlight,
             look_for_highlight=False,
+            around=around,
         )
         if len(refit.unsure()) < len(reading.unsure()):
             reading = refit

@@ -39,9 +39,10 @@ from vision.classify import (
 from vision.colour import linear_to_lab
 from vision.constancy import START_SPREADS, balance
 from vision.glare import Highlight, find_highlight, remove_highlight
-from vision.lines import MIN_SIDES, Lines, empty_pairs, line_evidence
+from vision.lines import MARGIN, MIN_SIDES, Lines, empty_pairs, line_evidence, margin_px
 from vision.palette import Palette
 from vision.palette_fit import fit_palette
+from vision.rectify import rectify
 from vision.shading import estimate_field
 from vision.symbols import read_symbols
 
@@ -101,6 +102,7 @@ def read_cells(
     inset: float = 0.15,
     highlight: Highlight | None = None,
     look_for_highlight: bool | None = None,
+    around: np.ndarray | None = None,
 ) -> Reading:
     """Read a rectified board (BGR uint8, borders = the grid's outer edges).
 
@@ -113,6 +115,9 @@ def read_cells(
     last still frame's ``Reading.field``: the lamps have not moved).
     ``highlight``: the lamp's highlight to take off first (found once, when
     the view or the light changed: :func:`vision.glare.find_highlight`).
+    ``around``: the same board rectified with :data:`vision.lines.MARGIN`
+    cells of what lies beyond it on every side (:func:`rectify_around`), so
+    the printed lines of the grid's outline count too.
     ``look_for_highlight``: look for one in this image when none is given
     (default: for a single photo, ``fit``), unless the board prints a symbol
     in every cell (LITS): that print hides a highlight's slopes. The reading
@@ -122,6 +127,12 @@ def read_cells(
     if highlight is None and look and not any(palette.symbols):
         highlight = find_highlight(rectified_bgr, rows, cols)
     rectified_bgr = remove_highlight(rectified_bgr, highlight, rows, cols)
+    for_lines, margin = rectified_bgr, around is not None
+    if around is not None:
+        # The lines are judged with the highlight off, the outline's too.
+        px = margin_px(round(around.shape[0] / (rows + 2 * MARGIN)))
+        for_lines = around.copy()
+        for_lines[px:-px, px:-px] = remove_highlight(around[px:-px, px:-px], highlight, rows, cols)
     symbols = None
     if any(palette.symbols):
         # Printed symbols (a LITS X or O) are print too, finer than the colour
@@ -167,7 +178,7 @@ def read_cells(
         # slipped (the board taken for black tiles).
         if fit or _doubtful(start, seen):
             empty = _thought_empty(start, seen)
-            lines = line_evidence(rectified_bgr, rows, cols, empty=empty, sparse=fit)
+            lines = line_evidence(for_lines, rows, cols, empty=empty, sparse=fit, margin=margin)
     used_gains, used_palette, m = _read_colours(
         linear, clipped, printed, palette, gains, fit, lines, known
     )
@@ -178,7 +189,7 @@ def read_cells(
         # have since found the board: judge them again, knowing it.
         again = _thought_empty(m.scores, used_palette)
         if _sides_between(again) >= MIN_SIDES:
-            lines = line_evidence(rectified_bgr, rows, cols, empty=again, sparse=fit)
+            lines = line_evidence(for_lines, rows, cols, empty=again, sparse=fit, margin=margin)
             used_gains, used_palette, m = _read_colours(
                 linear, clipped, printed, palette, gains, fit, lines, known
             )
@@ -301,3 +312,19 @@ def _add_symbols(
         codes[here] = np.where(ok[here], sym[here], "?")
         confidence[here] = np.minimum(confidence[here], sym_conf[here])
     return codes, confidence
+
+
+def rectify_around(
+    image: np.ndarray, homography: np.ndarray, rows: int, cols: int, cell_px: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The board rectified at ``cell_px`` a cell, and ``around`` for
+    :func:`read_cells`: the same with MARGIN cells beyond the grid. One warp
+    when ``cell_px`` is a multiple of 4 (the margin is whole pixels, the
+    board a crop of it), else a second at the nearest multiple (the lines
+    are measured at a fixed size whatever the board's)."""
+    around_px = max(4, 4 * round(cell_px / 4))
+    around = rectify(image, homography, rows, cols, around_px, margin_cells=MARGIN)
+    if around_px == cell_px:
+        m = margin_px(cell_px)
+        return around[m:-m, m:-m], around
+    return rectify(image, homography, rows, cols, cell_px), around

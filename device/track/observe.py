@@ -35,10 +35,10 @@ from vision.gridfit import GridFit
 from vision.locate import locate_grid
 from vision.orientation import support_score
 from vision.palette import Palette
-from vision.reader import Reading, read_cells
-from vision.rectify import rectify
+from vision.reader import Reading, read_cells, rectify_around
 
-# Pixels per cell of the rectified board the reader sees.
+# Pixels per cell of the rectified board the reader sees (a multiple of 4:
+# one warp gives the board and the margin around it, see rectify_around).
 CELL_PX = 24
 MAX_BOARDS = 4
 # Turns whose tiles rest within this of the chosen one's (gravity counts 4
@@ -132,7 +132,9 @@ def read_board(
     ``look_for_highlight``: look for one in this frame (the first look, a
     new light) unless the board prints a symbol in every cell; the reading
     says what was found (``Reading.highlight``)."""
-    board = rectify(image, fit.homography, fit.rows, fit.cols, CELL_PX)
+    # With a little of what lies beyond the grid: its printed outline tells
+    # an empty edge cell from a covered one.
+    board, around = rectify_around(image, fit.homography, fit.rows, fit.cols, CELL_PX)
     return read_cells(
         board,
         fit.rows,
@@ -142,6 +144,7 @@ def read_board(
         fit=fit_palette,
         highlight=highlight,
         look_for_highlight=look_for_highlight,
+        around=around,
     )
 
 

@@ -219,3 +219,73 @@ def test_black_tiles_crowding_a_dark_print_in_a_photo_are_told_by_its_lines():
     assert black.sum() >= 6
     assert (read.codes[black] == "K").all()
     assert not (read.codes[read.truth == "."] == "K").any()  # nor print taken for tiles
+
+
+# Top row: an empty cell (c3) between two tiles, over a tile: walled in on
+# every inner side; only the grid's outline, above it, can show it is empty.
+OUTLINED = ["KK.KK.", "KKKKK.", "......", "......", "..K...", ".YKK.."]
+
+
+def framed_board(cells: list[str], px: int = 40, frame: int = 20, outline: int = 170) -> np.ndarray:
+    """A top-down dark print with light grid lines and raised black tiles (as
+    :func:`crowded_dark_print`), rectified with MARGIN cells of the ramp's
+    ``frame`` around it; the grid's outline is drawn in ``outline`` grey."""
+    from vision.lines import margin_px
+
+    rows, cols = len(cells), len(cells[0])
+    m = margin_px(px)
+    img = np.full((rows * px + 2 * m, cols * px + 2 * m, 3), frame, np.uint8)
+    img[m:-m, m:-m] = crowded_dark_print(px, 3, cells)
+    for i in (0, rows * px):  # the outline, over what the inner lines left
+        img[m + max(0, i - 1) : m + i + 1, m - 1 : -m + 1] = outline
+    for j in (0, cols * px):
+        img[m - 1 : -m + 1, m + max(0, j - 1) : m + j + 1] = outline
+    # The border tiles cover their half of the outline too.
+    for (r, c), code in np.ndenumerate(np.array([list(row) for row in cells])):
+        if code != "." and (r in (0, rows - 1) or c in (0, cols - 1)):
+            y0, x0 = m + r * px - 3, m + c * px - 3
+            img[y0 : m + (r + 1) * px + 3, x0 : m + (c + 1) * px + 3] = 28
+    return img
+
+
+def test_the_grids_outline_tells_an_empty_edge_cell_walled_in_by_tiles():
+    empty = np.array([[c == "." for c in row] for row in OUTLINED])
+    image = framed_board(OUTLINED)
+    lines = line_evidence(image, 6, 6, empty=empty, margin=True)
+    assert lines.walled is not None
+    assert not lines.walled[0, 2]  # the outline above it is seen
+    assert lines.most[0, 2] == pytest.approx(1.0, abs=0.3)
+    # The border tiles hide their part of the outline.
+    edge = np.zeros((6, 6), bool)
+    edge[[0, -1], :] = edge[:, [0, -1]] = True
+    assert (lines.most[edge & ~empty] < 0.35).all()
+    # Without the margin the outline is the image's edge: the cell is walled
+    # in and shows nothing.
+    from vision.lines import margin_px
+
+    m = margin_px(40)
+    bare = line_evidence(image[m:-m, m:-m], 6, 6, empty=empty)
+    assert bare.walled is not None and bare.walled[0, 2]
+    assert bare.most[0, 2] < 0.35
+
+
+def test_an_outline_the_frame_hides_is_not_judged():
+    # The frame is as light as the outline: no ridge there, on tiles or on
+    # empty cells alike, so the outline says nothing and the edge cells are
+    # judged on their inner sides as before.
+    empty = np.array([[c == "." for c in row] for row in OUTLINED])
+    lines = line_evidence(framed_board(OUTLINED, frame=170), 6, 6, empty=empty, margin=True)
+    assert lines.walled is not None and lines.walled[0, 2]
+    assert lines.most[0, 2] < 0.35
+
+
+def test_empty_edge_cells_walled_in_by_tiles_are_read_from_the_outline_in_a_photo():
+    # A rendered photo (classic dark print, no symbols, tilted 39 degrees):
+    # r5 c1 is empty with blue tiles above and below and a red one beside;
+    # its only other side is the grid's outline, whose light line tells it
+    # from a black tile. (Read as unsure before the outline was looked at.)
+    read = read_sim_table("bits", 3028, BITS)
+    assert read.truth[4, 0] == "."
+    assert (read.truth[3, 0], read.truth[5, 0], read.truth[4, 1]) == ("B", "B", "R")
+    assert read.codes[4, 0] == "."
+    assert (read.codes == read.truth).all()
