@@ -31,6 +31,8 @@ tile that stood on it, is found this way: the tile above cannot rest.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 # A floating tile cell becomes board when the board's match is within this
@@ -48,6 +50,11 @@ LONE_SLACK = 15.0
 # flipped; among the CANDIDATES cheapest cells only.
 FLIP_SLACK = 20.0
 CANDIDATES = 8
+# Unsure cells the dominoes may decide (every way of filling them is tried),
+# and how much nearer its best tile colour a covered one must be than its
+# next (else which tile it is stays unsure).
+MAX_UNSURE = 6
+TILE_MARGIN = 5.0
 
 
 def _resting(full: np.ndarray) -> np.ndarray:
@@ -97,7 +104,51 @@ def settled(
             break
         out = np.where(floating, empty, out)
     out = _paired(out, scores, entry_codes, board, empty)
+    out = _decided(out, scores, entry_codes, board, empty)
     return out, out != codes
+
+
+def _decided(
+    codes: np.ndarray,
+    scores: np.ndarray,
+    entry_codes: tuple[str, ...],
+    board: np.ndarray,
+    empty: str,
+) -> np.ndarray:
+    """Codes with the unsure cells that the dominoes decide: a ``?`` whose
+    colour lies between the board and one tile colour (each within
+    FLIP_SLACK of its best), where every way of filling the unsure cells
+    that pairs the tiles into resting dominoes agrees on it (empty, or
+    covered). At most MAX_UNSURE cells are tried; a board that pairs no
+    way (a tile left in mid-air) is left as it is."""
+    unsure = [tuple(int(v) for v in ix) for ix in np.argwhere(codes == "?")]
+    if not unsure or len(unsure) > MAX_UNSURE:
+        return codes
+    lookup = np.array(entry_codes)
+    tiles = np.where(board, np.inf, scores)
+    order = np.argsort(tiles, axis=-1)
+    tile_k = order[..., 0]
+    tile_gap = np.take_along_axis(tiles, order[..., 1:2], axis=-1)[..., 0] - tiles.min(axis=-1)
+    full = codes != empty
+    grey = codes == NEUTRAL
+    feasible = []
+    for states in itertools.product((False, True), repeat=len(unsure)):
+        trial, g = full.copy(), grey.copy()
+        for c, filled in zip(unsure, states, strict=True):
+            trial[c] = filled
+            g[c] = filled and lookup[tile_k[c]] == NEUTRAL
+        if _dominoes(trial, g):
+            feasible.append(states)
+    best = scores.min(axis=-1)
+    near_board = scores[..., board].min(axis=-1) - best <= FLIP_SLACK
+    near_tile = (tiles.min(axis=-1) - best <= FLIP_SLACK) & (tile_gap >= TILE_MARGIN)
+    out = codes.copy()
+    for i, c in enumerate(unsure):
+        said = {f[i] for f in feasible}
+        if not (near_board[c] and near_tile[c]) or len(said) != 1:
+            continue
+        out[c] = lookup[tile_k[c]] if said == {True} else empty
+    return out
 
 
 def _paired(

@@ -160,3 +160,37 @@ def test_a_tile_left_in_mid_air_keeps_the_rest_pairing():
     s[3, 3] = (8.0, 5.0, 30.0)
     out, _ = settled(codes, s, CODES)
     assert ["".join(r) for r in out] == ["....", ".RR.", "....", "KK.."]
+
+
+def test_an_unsure_cell_the_dominoes_decide_is_read():
+    # The black half beside a lone black cell (between board 7 and black 6):
+    # empty, the lone black cell would pair with nothing; covered, the two
+    # make a black domino. Every tile covers two cells: it is black.
+    codes = grid(["....", "....", "....", "RR?K"])
+    s = scores_for(codes, 25.0)
+    s[3, 2] = (7.0, 6.0, 30.0)
+    out, moved = settled(codes, s, CODES)
+    assert ["".join(r) for r in out][3] == "RRKK"
+    assert np.argwhere(moved).tolist() == [[3, 2]]
+    # And one that, covered, could pair with nothing is the board.
+    codes = grid(["....", "....", "..?.", "RRKK"])
+    s = scores_for(codes, 25.0)
+    s[2, 2] = (7.0, 6.0, 30.0)
+    out, _ = settled(codes, s, CODES)
+    assert ["".join(r) for r in out][2] == "...."
+
+
+def test_unsure_cells_the_dominoes_leave_open_stay_unsure():
+    # Two unsure cells one above the other on the bottom: a standing domino
+    # or two holes, either pairs; the rules say nothing, the reader asks.
+    codes = grid(["....", "....", "?...", "?.RR"])
+    s = scores_for(codes, 25.0)
+    s[2, 0] = s[3, 0] = (7.0, 6.0, 30.0)
+    out, moved = settled(codes, s, CODES)
+    assert not moved.any()
+    # Covered for sure, but black or red is a near thing: still unsure.
+    codes = grid(["....", "....", "....", "RR?K"])
+    s = scores_for(codes, 25.0)
+    s[3, 2] = (9.0, 6.0, 8.0)
+    out, moved = settled(codes, s, CODES)
+    assert out[3, 2] == "?"
