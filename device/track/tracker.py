@@ -752,7 +752,15 @@ class BoardTracker:
         if careful:
             sure = self._outcome(board) if not unsure else None
             if sure is not None and sure.kind == "legal":
-                return self._act(sure, obs.lab, t, settled=False)
+                if not self._unexpected(sure) or self._one_clear_piece(sure, obs):
+                    return self._act(sure, obs.lab, t, settled=False)
+                # Not the card's tile (the neutral one) and read near the
+                # print's colour: the print under the lamp's glare, seen
+                # afresh after a knock (simulated BITS 652: a slate print
+                # taken for a grey double). Believed there, not judged.
+                log.info("board %s: an unexpected tile near the print's colour", self.board)
+                self._set_aside(board, unsure)
+                return []
             drops = self._read_drops(obs)
             drop = self._likeliest(drops, obs)
             if drop is not None:
@@ -819,6 +827,8 @@ class BoardTracker:
         taken = self._taken_away(unsure, combos)
         if taken is not None:
             return self._act(taken, obs.lab, t, settled=False)
+        if self._maybe_taken_away(unsure, obs):
+            return self._ask(board, unsure, combos, obs, t)
         rest = not self._fresh_piece(unsure)
         settled = self._settled([o for _, o in combos], rest)
         if settled is not None:
@@ -850,6 +860,35 @@ class BoardTracker:
                 return outcome
         return None
 
+    def _unexpected(self, outcome: Outcome) -> bool:
+        """Whether ``outcome`` is a placement the game expects less than
+        the card's tile (BITS: the neutral tile instead of it)."""
+        assert self.known is not None
+        rows = tuple(outcome.rows)
+        boards = self.referee.legal_boards(self.known)
+        return any(odds > 0 for legal, odds in boards if tuple(legal) == rows)
+
+    def _maybe_taken_away(self, unsure: dict[Cell, tuple[str, ...]], obs: Observation) -> bool:
+        """Whether the refused tile may have been taken away, though not
+        every cell reads likelier empty: each doubtful cell lies under it
+        and reads empty within a palette margin of its best, and some read
+        empty first. Then the card does not settle the tie, the players
+        are asked (simulated BITS 654: a second neutral refused on the dark
+        print and taken off, one half read as the card's black 0.1 ΔE
+        nearer than the print, a drop recorded two seconds before it was
+        made). Every cell reading the card's tile first is that tile put
+        down in the same moment, as before."""
+        empty = self.referee.empty
+        if not unsure or not self._under_refusal(unsure) or empty not in obs.alphabet:
+            return False
+        e = obs.alphabet.index(empty)
+        near = all(
+            empty in options
+            and float(obs.distance[r, c, e] - obs.distance[r, c].min()) <= obs.min_margin
+            for (r, c), options in unsure.items()
+        )
+        return near and any(options[0] == empty for options in unsure.values())
+
     def _under_refusal(self, cells: Iterable[Cell]) -> bool:
         """Whether ``cells`` all lie under the tile the game last refused
         (its alert still open)."""
@@ -869,10 +908,22 @@ class BoardTracker:
         piece later put down over it, changing its look little, would be
         judged a cell short)."""
         assert self.known is not None and self.seen is not None
-        clear = [c for c in new_cells(self.known, board, self.referee.empty) if c not in unsure]
+        empty = self.referee.empty
+        clear = [c for c in new_cells(self.known, board, empty) if c not in unsure]
         whole = set(clear) - self._partial(clear)
         self.stale |= whole
-        self.seen = with_cells(self.seen, {(r, c): board[r][c] for r, c in whole})
+        # Where the look shows the board, nothing lies any more: an old
+        # round's tiles swept off while the camera was knocked are gone, not
+        # new cells of every later look (simulated BITS 308: the whole last
+        # round believed still there, every look after "crowded").
+        gone = {
+            (r, c): empty
+            for r, row in enumerate(board)
+            for c, code in enumerate(row)
+            if code == empty and (r, c) not in unsure and self.seen[r][c] != empty
+        }
+        self.stale -= set(gone)
+        self.seen = with_cells(self.seen, {**gone, **{(r, c): board[r][c] for r, c in whole}})
 
     def _fresh_piece(self, unsure: dict[Cell, tuple[str, ...]]) -> bool:
         """Whether the unsure cells that were believed empty and may now hold

@@ -121,7 +121,8 @@ class WatchSettings:
     ``doubt_s``: after a light change, for this long a refusal that hangs
     on colours becomes a question (the players' answers teach the new light);
     ``knocked_s``: still this long with the ring unlike before, and the
-    camera may have been knocked: search;
+    camera may have been knocked: search; ``shaken_s``: still this long,
+    the ring unlike before and the whole picture moved: search at once;
     ``table_changed_s``: still this long with the grid where it was and
     the ring unlike it was when last clear, and it is not an arm resting
     across it (no hand rests that long) but the table around the board
@@ -141,6 +142,7 @@ class WatchSettings:
     shift: float = 0.02
     unclear: float = 0.06
     knocked_s: float = 1.0
+    shaken_s: float = 0.3
     table_changed_s: float = 6.0
     doubt_s: float = 30.0
     gate: GateSettings = field(default_factory=GateSettings)
@@ -209,6 +211,7 @@ class BoardWatch:
         self._new_light = False  # adopt the white balance of the next observation
         self._verified = False  # the locator confirmed the grid in this still spell
         self._searched: float | None = None  # when the locator last looked for a knocked view
+        self._shaken_at: float | None = None  # when the whole picture was last compared
         # The ring as last seen clear of arms (it matched the reference), and
         # the grid it was seen around: after a long still spell that does not
         # match the reference, it tells an arm resting across the ring now
@@ -319,10 +322,14 @@ class BoardWatch:
         events: list[Event] = []
         if light.scale > s.unclear and light.scale > self._unclear():
             # Something lies across the board (an arm), or the camera was
-            # knocked. An arm moves again soon; a knocked camera stays.
-            if self.gate.still_for(t) < s.knocked_s or (
-                self._searched is not None and t - self._searched < s.recheck_s
-            ):
+            # knocked. An arm moves again soon; a knocked camera stays, and
+            # the whole picture moved with it (quick players may never
+            # leave the board still for knocked_s).
+            still = self.gate.still_for(t)
+            knocked = still >= s.knocked_s or (
+                still >= s.shaken_s and self._picture_moved(image, t)
+            )
+            if not knocked or (self._searched is not None and t - self._searched < s.recheck_s):
                 return []
             self._searched = t
             events, where = self._maybe_moved(image, t)
@@ -705,6 +712,16 @@ class BoardWatch:
             self.lost = True
             return [{"type": "view_moved", "t": t, "board": self.board, "found": False}], "lost"
         return [], "lost"
+
+    def _picture_moved(self, image: np.ndarray, t: float) -> bool:
+        """Whether the whole picture moved since the reference was taken
+        (:meth:`_followed`: a knock moves the table with the board, an arm
+        over the board moves neither); asked at most once per recheck_s."""
+        if self._shaken_at is not None and t - self._shaken_at < self.settings.recheck_s:
+            return False
+        self._shaken_at = t
+        followed = self._followed(image)
+        return followed is not None and self._shift_px(followed) >= self._here_px()
 
     def _shift_px(self, fit: GridFit) -> float:
         """How far ``fit``'s corners lie from the grid's, pixels (mean)."""

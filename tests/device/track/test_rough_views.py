@@ -130,3 +130,27 @@ def test_a_tile_put_down_as_the_camera_is_knocked_is_read_once_found_again():
     # like (the single-photo rule for a few empty cells), every black cell
     # then "showed lines", and the tile was missed.
     assert played("bits", 519, 16).placements == 16
+
+
+def test_a_knock_between_quick_players_is_seen_at_once():
+    # BITS table 630: the camera is knocked at 43.6 s, while the hand is
+    # away; the next hands leave the board still for 0.5 s and 1.0 s only.
+    # The ring unlike before waited for a second of stillness (an arm over
+    # the board moves again soon) before asking the locator, and three
+    # tiles were missed, the fourth then judged against the wrong card.
+    # The whole picture moved, though, as no arm makes it: that is a knock.
+    result = played("bits", 630, 15)
+    assert result.bumps >= 1 and result.view_moved >= 1
+
+
+def test_a_round_swept_off_is_gone_when_the_next_look_is_after_a_knock():
+    # BITS table 308 under a lamp: round 2 ends, its tiles are swept off, a
+    # black double goes down and the camera is knocked (129.5 s) before it
+    # is judged. The careful look after the knock could not settle a stray
+    # grey cell, and set the look aside keeping the whole last round
+    # believed on the ramp: every look after counted it as new tiles
+    # ("more than two pieces") and the round's next five tiles were missed.
+    # The double put down just before the knock may still be missed.
+    result = run_game("bits", 308, lamp=True, moves=35)
+    assert result.false == 0, result.problems
+    assert result.missed <= 1, result.problems

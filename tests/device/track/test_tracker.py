@@ -1149,3 +1149,48 @@ def test_the_neutral_tile_is_expected_beside_the_card_until_it_is_used(table):
     table.apply({"type": "place", "player": 0, "rows": [*EMPTY6[:4], "NN....", first[5]]})
     assert table.game.view()["players"][0]["neutral_used"]
     assert "N" not in referee.likely_codes([(3, 0), (3, 1)])
+
+
+def test_a_refused_tile_taken_off_half_read_as_the_cards_tile_is_asked_about(table):
+    # Simulated BITS 654: a second neutral refused on the dark print and
+    # taken off; one of its cells reads the card's black a hair nearer
+    # than the print, the other the print first. The card does not settle
+    # that into a drop nobody made yet: the players are asked.
+    tracker = bits(table)
+    tile = start_tile(table)
+    wrong = next(c for c in "RYBPK" if c not in tile)
+    refused = [*EMPTY6[:5], wrong + wrong + "...."]
+    tracker.observe(observe(refused), changed=_mask(refused, EMPTY6))
+    rows = [*EMPTY6[:5], tile[0] + "....."]
+    options = {(5, 0): tile[0] + ".", (5, 1): "." + tile[1]}
+    events = tracker.observe(observe(rows, unsure=options), changed=_mask(rows, refused))
+    assert [e["type"] for e in events] == ["unsure"]
+    assert sorted(map(tuple, events[0]["cells"])) == [(5, 0), (5, 1)]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
+def _neutral_seen_afresh(table: Table, print_distance: float) -> tuple[list, list[str]]:
+    """The starting tile recorded on the floor at the left; then, on a look
+    with no sign of what changed (after a knock), a grey double read surely
+    on the floor beside it, ``print_distance`` from the print's colour."""
+    tracker = bits(table)
+    start = _bottom_left(start_tile(table))
+    tracker.observe(observe(start), changed=_mask(start, EMPTY6))
+    after = [*EMPTY6[:5], start[5][:2] + "NN.."]
+    obs = observe(after)
+    obs.distance[5, 2:4, BITS.index(".")] = print_distance
+    return tracker.observe(obs, changed=None), start
+
+
+def test_a_neutral_tile_read_near_the_print_after_a_knock_is_not_recorded(table):
+    # Simulated BITS 652: after a knock, a slate print under a lamp's glare
+    # read as a grey double. The neutral tile is not the card's: seen afresh
+    # and near the print's colour, it is believed there but not judged.
+    events, start = _neutral_seen_afresh(table, print_distance=12.0)
+    assert events == []
+    assert table.game.view()["players"][0]["board"] == start
+
+
+def test_a_neutral_tile_read_far_from_the_print_after_a_knock_is_recorded(table):
+    events, start = _neutral_seen_afresh(table, print_distance=40.0)
+    assert [(e["type"], e.get("codes")) for e in events] == [("placed", "NN")]
