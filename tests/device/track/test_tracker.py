@@ -1194,3 +1194,4 @@ def test_a_neutral_tile_read_near_the_print_after_a_knock_is_not_recorded(table)
 def test_a_neutral_tile_read_far_from_the_print_after_a_knock_is_recorded(table):
     events, start = _neutral_seen_afresh(table, print_distance=40.0)
     assert [(e["type"], e.get("codes")) for e in events] == [("placed", "NN")]
+    assert table.game.view()["players"][0]["board"] == [*start[:5], start[5][:2] + "NN.."]
