@@ -127,12 +127,7 @@ def read_cells(
     if highlight is None and look and not any(palette.symbols):
         highlight = find_highlight(rectified_bgr, rows, cols)
     rectified_bgr = remove_highlight(rectified_bgr, highlight, rows, cols)
-    for_lines, margin = rectified_bgr, around is not None
-    if around is not None:
-        # The lines are judged with the highlight off, the outline's too.
-        px = margin_px(round(around.shape[0] / (rows + 2 * MARGIN)))
-        for_lines = around.copy()
-        for_lines[px:-px, px:-px] = remove_highlight(around[px:-px, px:-px], highlight, rows, cols)
+    margin = around is not None
     symbols = None
     if any(palette.symbols):
         # Printed symbols (a LITS X or O) are print too, finer than the colour
@@ -178,7 +173,8 @@ def read_cells(
         # slipped (the board taken for black tiles).
         if fit or _doubtful(start, seen):
             empty = _thought_empty(start, seen)
-            lines = line_evidence(for_lines, rows, cols, empty=empty, sparse=fit, margin=margin)
+            seen_lines = _for_lines(rectified_bgr, around, highlight, rows, cols)
+            lines = line_evidence(seen_lines, rows, cols, empty=empty, sparse=fit, margin=margin)
     used_gains, used_palette, m = _read_colours(
         linear, clipped, printed, palette, gains, fit, lines, known
     )
@@ -189,7 +185,7 @@ def read_cells(
         # have since found the board: judge them again, knowing it.
         again = _thought_empty(m.scores, used_palette)
         if _sides_between(again) >= MIN_SIDES:
-            lines = line_evidence(for_lines, rows, cols, empty=again, sparse=fit, margin=margin)
+            lines = line_evidence(seen_lines, rows, cols, empty=again, sparse=fit, margin=margin)
             used_gains, used_palette, m = _read_colours(
                 linear, clipped, printed, palette, gains, fit, lines, known
             )
@@ -312,6 +308,27 @@ def _add_symbols(
         codes[here] = np.where(ok[here], sym[here], "?")
         confidence[here] = np.minimum(confidence[here], sym_conf[here])
     return codes, confidence
+
+
+def _for_lines(
+    board: np.ndarray,
+    around: np.ndarray | None,
+    highlight: Highlight | None,
+    rows: int,
+    cols: int,
+) -> np.ndarray:
+    """The image the printed lines are judged on: ``around`` when given
+    (the board with its margin), with the highlight taken off it too; else
+    ``board`` (its highlight already off). Made only when the lines are
+    looked at: most frames of play never do."""
+    if around is None:
+        return board
+    edge = margin_px(round(around.shape[0] / (rows + 2 * MARGIN)))
+    out = around.copy()
+    out[edge:-edge, edge:-edge] = remove_highlight(
+        around[edge:-edge, edge:-edge], highlight, rows, cols
+    )
+    return out
 
 
 def rectify_around(
