@@ -181,6 +181,10 @@ def locate_grid(
     if best is not None and best[0] < CONVINCING:
         # Not convincing: perhaps the right directions at the wrong pitch or place.
         best = _recomb(pyramid, best, rows, cols)
+    if best is not None and MIN_QUALITY <= best[0] < CONVINCING:
+        # Only a fit good enough to keep: one cell out is a slip to mend,
+        # while beside a poor one lies only another poor one.
+        best = _neighbours(pyramid, best, rows, cols)
     if best is None or best[0] < MIN_QUALITY:
         return None
     score, H, s, found = best
@@ -344,6 +348,25 @@ def _recomb(pyramid: lattice.Pyramid, best: Refined, rows: int, cols: int) -> Re
     moved = apply_homography(H, corners_from_homography(found[1], rows, cols))
     shift = np.linalg.norm(moved - grid_corners(rows, cols), axis=1).mean()
     return found if shift >= 0.5 else best
+
+
+def _neighbours(pyramid: lattice.Pyramid, best: Refined, rows: int, cols: int) -> Refined:
+    """The winner or one of the eight placements a cell beside it, whichever
+    is better supported once refined. A full ramp's tiles, its rim and the
+    table's edge make a lattice of cell-sized lines one cell past the grid
+    on two sides; the true grid, one cell in, sees its own printed lines."""
+    H = best[1]
+    shifted = [
+        np.array([[1.0, 0.0, -dx], [0.0, 1.0, -dy], [0.0, 0.0, 1.0]]) @ H
+        for dx in (-1, 0, 1)
+        for dy in (-1, 0, 1)
+        if dx or dy
+    ]
+    ranked = _rank(pyramid, [(S, None) for S in shifted], rows, cols)
+    found = _refine_best(pyramid, [S for _, S, _ in ranked], rows, cols)
+    if found is None or found[0] <= best[0]:
+        return best
+    return found
 
 
 def _refine_best(

@@ -80,6 +80,14 @@ BOARD_SPREAD = 3.0
 APART = 1000.0
 # A cell this colourful (chroma) is a tile under any plausible light.
 COLOURFUL_CELL = 25.0
+# One exposure lights every tile alike: (L* + 16) scales as the cube root
+# of the light on it, so log((L + 16) / (L_nominal + 16)) is one number for
+# all tile colours, whatever the lamp's brightness. Colours may stray from
+# it by about this much (a printing's lighter red, a veil of glare lifting
+# black); a grey tile taken for black strays by about 0.9.
+EXPOSURE_SPREAD = 0.2
+# L* + 16 at mid-grey (L* 50): where log-lightness is as steep as L*.
+MID_GREY_SLOPE = 66.0
 
 
 @dataclass(frozen=True)
@@ -170,6 +178,8 @@ class _Assigner:
         self.chroma0 = np.hypot(nominal[:, 1], nominal[:, 2])
         self.hue0 = np.arctan2(nominal[:, 2], nominal[:, 1])
         self.colourful = (self.chroma0 >= COLOURFUL) & ~pal.neutral & ~pal.board
+        self.tile = ~pal.board
+        self.lightness_weight = th.lightness_weight
 
     def _stats(self, k: int, members: np.ndarray) -> tuple[float, np.ndarray, float]:
         return self.n[members].sum(), self.s[members, k].sum(axis=0), self.q[members, k].sum()
@@ -197,6 +207,39 @@ class _Assigner:
         else:
             anchor = (off**2 / (self.var[k] / n + self.drift2[k])).sum()
         return float(within / self.var[k] + anchor + self.pen[members, k].sum())
+
+    def _exposure_ratios(self, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per tile colour used in ``a``: log((L + 16) / (L_nominal + 16)) and a weight."""
+        lw = self.lightness_weight
+        ratios, weights = [], []
+        for k in np.flatnonzero(self.tile):
+            members = a == k
+            if not members.any():
+                continue
+            n, s, _ = self._stats(int(k), members)
+            lightness = max(s[0] / n / lw, 0.0)
+            ratios.append(np.log((lightness + 16.0) / (self.nominal[k, 0] / lw + 16.0)))
+            weights.append(n / (n + 1.0))
+        return np.array(ratios), np.array(weights)
+
+    def exposure(self, a: np.ndarray) -> float | None:
+        """The exposure the tile colours of ``a`` agree on (see EXPOSURE_SPREAD);
+        None when no tile colour is used."""
+        r, w = self._exposure_ratios(a)
+        return None if len(r) == 0 else float((w * r).sum() / w.sum())
+
+    def exposure_cost(self, a: np.ndarray) -> float:
+        """How far the tile colours of assignment ``a`` disagree on one exposure.
+
+        The per-colour anchor lets each colour's lightness drift on its own
+        (a printing, a lamp); this ties them together: grey and black tiles
+        are told apart by lightness, and only the other tiles' lightness
+        says which of the two a lone grey-looking cluster is."""
+        r, w = self._exposure_ratios(a)
+        if len(r) < 2:
+            return 0.0
+        mean = float((w * r).sum() / w.sum())
+        return float((w * (r - mean) ** 2).sum() / EXPOSURE_SPREAD**2)
 
     def total(self, a: np.ndarray) -> float:
         return sum(self.entry_cost(k, a == k) for k in range(len(self.nominal)))
@@ -266,6 +309,15 @@ class _Assigner:
         a colour that wanders (yellow under a bright lamp) a large one, so a
         cell between them goes to the one it is typical of."""
         mean_out = self.nominal.copy()
+        # A tile colour not seen is expected as light as the others say the
+        # exposure is (a grey tile on a dimly lit board is darker than its
+        # nominal grey, and must not look nearer to black).
+        ratio = self.exposure(a)
+        if ratio is not None:
+            lw = self.lightness_weight
+            unseen = self.tile & ~np.isin(np.arange(len(mean_out)), a)
+            lightness = (self.nominal[unseen, 0] / lw + 16.0) * np.exp(ratio) - 16.0
+            mean_out[unseen, 0] = np.maximum(lightness, 0.0) * lw
         var_out = self.var.copy()
         for k in range(len(mean_out)):
             members = a == k
@@ -331,6 +383,11 @@ def fit_palette(
     nominal = palette.lab * scale
 
     features = linear_to_lab(cells * g0) * scale
+    # Clusters are cut on lightness in log(L* + 16) (see EXPOSURE_SPREAD),
+    # as steep as the palette's L* weight at mid-grey: a dim exposure
+    # squeezes black and grey tiles together in L*, not in this.
+    lightness = np.maximum(features[:, 0] / th.lightness_weight, 0.0)
+    features[:, 0] = MID_GREY_SLOPE * th.lightness_weight * np.log(lightness + 16.0)
     # Where the board itself never carries print (BITS), printed and bare
     # cells are different things; where it does (LITS X/O), they are not.
     if ink is not None and palette.board.any() and palette.plain[palette.board].all():
@@ -383,7 +440,7 @@ def fit_palette(
         y = bounded_lab(cells, g, palette, clip) * scale
         assigner = _Assigner(y, cluster, nominal, palette, pen)
         a, cost = assigner.solve()
-        cost += priors[i]
+        cost += priors[i] + assigner.exposure_cost(a)
         if best is None or cost < best[0]:
             best = (cost, g, a, assigner)
     assert best is not None

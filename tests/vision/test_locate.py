@@ -144,3 +144,22 @@ def test_half_a_crowded_ramp_stretched_over_the_grid_is_not_the_grid():
             for k in range(4)
         )
         assert off < 0.3 * side
+
+
+@pytest.mark.parametrize("seed", [3096, 4153])
+def test_a_full_ramp_beside_its_rim_is_found_not_one_cell_out(seed):
+    # Simulated tables with the ramp nearly full: its rim, the table's edge
+    # and the tiles made a lattice one cell outside the grid (every cell
+    # then read its neighbour). The placements a cell beside the winner are
+    # refined too, and the grid's own printed lines win.
+    from device.evals.read import still_frames
+
+    frame = next(still_frames("bits", seed, 1))
+    fit = locate_grid(frame.image, 6, 6)
+    assert fit is not None
+    side = np.linalg.norm(frame.corners[1] - frame.corners[0]) / 6
+    off = min(
+        np.linalg.norm(np.roll(fit.corners, k, axis=0) - frame.corners, axis=1).max()
+        for k in range(4)
+    )
+    assert off < 0.2 * side

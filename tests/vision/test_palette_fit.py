@@ -121,3 +121,37 @@ def test_blue_tiles_under_a_highlight_are_not_taken_for_black():
     read = read_sim_table("bits", 6, BITS)
     assert (read.codes[read.truth == "B"] == "B").all()
     assert (read.codes[read.truth == "K"] == "K").all()
+
+
+@pytest.mark.parametrize("seed", [4022, 4077], ids=["bright ivory print", "dim slate print"])
+def test_grey_tiles_are_as_light_as_the_other_tiles_say(seed):
+    # Rendered photos with no black tile on the board: a lone pair of grey
+    # tiles, darker than nominal grey under this exposure, was taken for
+    # black (no cell claimed black, so nothing held it back). The other
+    # tiles agree on how dim the exposure is, and at that exposure the
+    # pair is grey.
+    read = read_sim_table("bits", seed, BITS)
+    grey = read.truth == "N"
+    assert grey.sum() == 2
+    assert (read.codes[grey] == "N").all()
+    assert not (read.codes[read.truth != "N"] == "N").any()
+
+
+def test_one_exposure_lights_every_tile():
+    # Tiles whose lightness agrees on one exposure cost nothing; a grey
+    # cluster taken for black under that exposure costs many spreads.
+    # By hand: every (L + 16) at 0.7 of nominal (red 43.7 -> 25.8, yellow
+    # 82.3 -> 52.8, grey 58.3 -> 36.0). Taken for black (nominal 13.9) the
+    # grey's ratio is log(52 / 29.9) = +0.553 against red's and yellow's
+    # log(0.7) = -0.357; mean -0.053, squared deviations 0.092 + 0.092 +
+    # 0.367, each cluster of two weighing 2/3: 0.367 / 0.2^2 = 9.2.
+    lw = BITS.thresholds.lightness_weight
+    seen = {"R": (25.8, 60.0, 38.0), "Y": (52.8, 1.0, 70.0), "N": (36.0, 0.0, 0.0)}
+    lab = np.array([seen[c] for c in "RRYYNN"]) * np.array([lw, 1.0, 1.0])
+    y = np.repeat(lab[:, None, :], len(BITS), axis=1)
+    assigner = _Assigner(y, np.array([0, 0, 1, 1, 2, 2]), BITS.lab * [lw, 1, 1], BITS)
+    right = np.array([BITS.index(c) for c in "RYN"])
+    wrong = np.array([BITS.index(c) for c in "RYK"])
+    assert assigner.exposure_cost(right) < 0.1
+    assert assigner.exposure_cost(wrong) == pytest.approx(9.2, abs=0.1)
+    assert assigner.exposure(right) == pytest.approx(np.log(0.7), abs=0.01)
