@@ -85,7 +85,7 @@ COLOURFUL_CELL = 25.0
 # all tile colours, whatever the lamp's brightness. Colours may stray from
 # it by about this much (a printing's lighter red, a veil of glare lifting
 # black); a grey tile taken for black strays by about 0.9.
-EXPOSURE_SPREAD = 0.2
+EXPOSURE_SPREAD = 0.15
 # L* + 16 at mid-grey (L* 50): where log-lightness is as steep as L*.
 MID_GREY_SLOPE = 66.0
 

@@ -144,7 +144,7 @@ def test_one_exposure_lights_every_tile():
     # 82.3 -> 52.8, grey 58.3 -> 36.0). Taken for black (nominal 13.9) the
     # grey's ratio is log(52 / 29.9) = +0.553 against red's and yellow's
     # log(0.7) = -0.357; mean -0.053, squared deviations 0.092 + 0.092 +
-    # 0.367, each cluster of two weighing 2/3: 0.367 / 0.2^2 = 9.2.
+    # 0.367, each cluster of two weighing 2/3: 0.367 / 0.15^2 = 16.3.
     lw = BITS.thresholds.lightness_weight
     seen = {"R": (25.8, 60.0, 38.0), "Y": (52.8, 1.0, 70.0), "N": (36.0, 0.0, 0.0)}
     lab = np.array([seen[c] for c in "RRYYNN"]) * np.array([lw, 1.0, 1.0])
@@ -153,5 +153,5 @@ def test_one_exposure_lights_every_tile():
     right = np.array([BITS.index(c) for c in "RYN"])
     wrong = np.array([BITS.index(c) for c in "RYK"])
     assert assigner.exposure_cost(right) < 0.1
-    assert assigner.exposure_cost(wrong) == pytest.approx(9.2, abs=0.1)
+    assert assigner.exposure_cost(wrong) == pytest.approx(16.3, abs=0.1)
     assert assigner.exposure(right) == pytest.approx(np.log(0.7), abs=0.01)
