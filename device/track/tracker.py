@@ -603,6 +603,22 @@ class BoardTracker:
                 grid[r][c] = self.known[r][c]
         return ["".join(row) for row in grid]
 
+    def _gone_either_way(self, r: int, c: int, unsure: dict[Cell, tuple[str, ...]]) -> bool:
+        """Whether the tile set aside at (r, c) is gone, the cell read best
+        as the board: read surely so, or unsure only of codes that are
+        neither that tile's nor the card's (the board or black, on a print
+        black resembles, where a blue was set aside: simulated BITS 659, an
+        old round swept under a lamp stayed believed and a tile landing
+        there later was never looked at). Unsure of the card's colour, it
+        stays: forgotten, the card's tile would be weighed as put down over
+        it (simulated BITS 21)."""
+        options = unsure.get((r, c))
+        if options is None:
+            return True
+        held = None if self.seen is None else self.seen[r][c]
+        card = set(self.referee.likely_codes([(r, c)]))
+        return held not in options and not card & set(options)
+
     def _forget_gone(self, board: Sequence[str], unsure: dict[Cell, tuple[str, ...]]) -> None:
         """A stale cell the believed ``board`` shows empty (not one of the
         ``unsure``) is stale no more, and empty in ``seen`` too: its old
@@ -615,7 +631,7 @@ class BoardTracker:
         put down on an empty ramp)."""
         empty = self.referee.empty
         for r, c in list(self.stale):
-            if board[r][c] == empty and (r, c) not in unsure:
+            if board[r][c] == empty and self._gone_either_way(r, c, unsure):
                 self.stale.discard((r, c))
                 if self.seen is not None:
                     row = self.seen[r]

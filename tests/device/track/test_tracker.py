@@ -355,6 +355,26 @@ def test_an_old_tile_seen_gone_after_a_knock_is_gone_from_the_belief(table):
     assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 2], [5, 3]])]
 
 
+def test_an_old_tile_whose_cells_read_between_print_and_black_is_gone_unless_it_was_black(table):
+    # The starting tile, undone while it lies there, is set aside. The ramp
+    # is swept as a lamp comes on (the next look is read afresh, no sign of
+    # change): its cells read the board, but unsure of black (a dark print
+    # black tiles resemble). Whichever it is, the
+    # tile set aside is gone unless it was itself black: believed on, a
+    # tile dropped there later was never looked at (simulated BITS 659:
+    # three tiles missed and every later one judged against the wrong card).
+    tracker, first, _ = _undone(table)
+    tile = first[5][:2]
+    assert tracker.stale == {(5, 0), (5, 1)}
+    doubt = {(5, 0): ".K", (5, 1): ".K"}
+    assert tracker.observe(observe(EMPTY6, unsure=doubt), changed=None) == []
+    kept = {(5, c) for c in range(2) if tile[c] == "K"}
+    assert tracker.stale == kept
+    assert [tracker.seen[5][c] for c in range(2)] == [
+        tile[c] if (5, c) in kept else "." for c in range(2)
+    ]
+
+
 def _three_drops(table: Table) -> list[list[str]]:
     """The boards after the start tile, the first card's tile standing on
     it at the left, and the start tile again with the second card's beside
