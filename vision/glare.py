@@ -60,6 +60,13 @@ SIGMAS = (0.35, 0.5, 0.7, 1.0, 1.4, 2.0, 2.8)
 MIN_SHARE = 0.3
 MIN_PEAK = 12.0
 MAX_PEAK = 300.0
+# A lamp's core clips the sensor, so the spot fitted around it may add more
+# than full scale at its centre (a lamp just off the board's edge, BITS
+# tracking 659: the tiles beside it washed pale, every drop there missed).
+# That is believed only from a spot that explains most of what varies
+# inside cells; a slope read as a spot explains little.
+CLEAR_SHARE = 0.5
+MAX_CLEAR_PEAK = 450.0
 # Hypotheses weighed at once (memory: CHUNK x cells x samples floats).
 CHUNK = 128
 # Samples this bright in any channel are clipped: what they say of the
@@ -195,8 +202,11 @@ def find_highlight(board: np.ndarray, rows: int, cols: int) -> Highlight | None:
     share = _explained(v, usable, ys, xs, spot) / total
     peak = spot.peaks.sum(axis=0)
     # A highlight adds light in every channel, enough to matter, and no
-    # more than full scale at its centre (more is a slope read as a spot).
-    if share < MIN_SHARE or float(peak.min()) < MIN_PEAK or float(peak.max()) > MAX_PEAK:
+    # more than full scale at its centre (more is a slope read as a spot)
+    # unless it is clearly a spot (see CLEAR_SHARE).
+    if share < MIN_SHARE or float(peak.min()) < MIN_PEAK:
+        return None
+    if float(peak.max()) > (MAX_CLEAR_PEAK if share >= CLEAR_SHARE else MAX_PEAK):
         return None
     return Highlight(spot.x, spot.y, spot.sigmas, spot.peaks, share)
 

@@ -111,3 +111,18 @@ def test_the_debug_picture_rings_the_highlight_where_it_was():
     assert abs(cx - 64) < 20 and abs(cy - 144) < 20
     plain = draw_reading(shiny, fit, reading.codes, reading.confidence, reading.lab)
     assert not (plain == HIGHLIGHT).all(axis=-1).any()
+
+
+def test_a_lamp_just_off_the_edge_whose_core_clips_is_still_found():
+    # A lamp at the board's left edge: its core clips the sensor, so the
+    # spot fitted to the slopes around it adds more than full scale at its
+    # centre. It explains nearly all that varies inside cells, so it is a
+    # highlight (simulated BITS tracking 659: not taken off, the tiles
+    # beside the lamp read pale and every drop there was missed).
+    board = render_board(BOARD, BITS, cell_px=PX, seed=1)
+    shiny = shine(board, x=-0.1, y=2.6, sigma=1.4, peak=420.0)
+    h = find_highlight(shiny, 6, 6)
+    assert h is not None
+    assert abs(h.x + 0.1) < 0.4 and abs(h.y - 2.6) < 0.4
+    assert h.peaks.sum(axis=0).max() > 300  # beyond full scale, as the lamp's core is
+    assert h.share >= 0.5
