@@ -15,10 +15,13 @@ colours look different. So the fit is a clustering anchored on the palette:
    share a colour pay for their spread apart; a cluster far from its nominal
    colour pays ``distance² / (spread²/n + drift²)``, so one-to-one matches win
    whenever clusters are distinct, even when each sits far from nominal;
+   and the tile colours must agree on one exposure (``EXPOSURE_SPREAD``:
+   a grey tile is lighter than a black one under any lamp);
 3. do this for each hypothesis of the light (start gains; "this cluster is
    that neutral colour") and keep the cheapest;
 4. the fitted palette is each colour's posterior mean; colours not seen keep
-   their nominal value (under the fitted light).
+   their nominal value (under the fitted light), a tile colour's lightness
+   moved by the exposure the others agree on.
 
 Distances use the palette's ΔE (L* scaled by ``lightness_weight``).
 
