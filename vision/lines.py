@@ -151,10 +151,11 @@ class Lines:
     """Printed lines seen on each cell's sides (the outline's too, with a
     margin), in units of the board's typical line: ``most`` (rows, cols)
     the clearest side (of those towards cells thought empty, or towards
-    the outline where it can be judged, when known), ``second`` the next (both 0 where the
-    board shows no lines at all); ``polarity`` +1 for light print, -1 for
-    dark; ``walled`` (rows, cols) bool: no neighbour thought empty, so a
-    missing line says less (an empty hole under an overhang shows none).
+    the outline where it can be judged, when known), ``second`` the next
+    (both 0 where the board shows no lines at all); ``polarity`` +1 for
+    light print, -1 for dark; ``walled`` (rows, cols) bool: no neighbour
+    thought empty, so a missing line says less (an empty hole under an
+    overhang shows none).
     """
 
     most: np.ndarray
