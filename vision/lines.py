@@ -319,8 +319,10 @@ def _polarity(ridges: np.ndarray, empty: np.ndarray | None) -> float:
         # empty show the print (no groove lies beside a cell no tile covers).
         inner = ~_outer(*ridges.shape[:2])
         sides = ridges[inner]  # each inner side twice: once per cell
-        light = int((sides >= 2 * MIN_LINE).sum())
-        if light >= 2 * MIN_SIDES and light > LIGHT_SHARE * int((sides <= -2 * MIN_LINE).sum()):
+        lit, dim = sides[sides >= 2 * MIN_LINE], sides[sides <= -2 * MIN_LINE]
+        if len(lit) >= 2 * MIN_SIDES and (
+            len(lit) > LIGHT_SHARE * len(dim) or lit.sum() > -LIGHT_SHARE * dim.sum()
+        ):
             return 1.0
         own = ridges[e][inner[e]]
         own = own[np.abs(own) >= MIN_LINE]

@@ -221,6 +221,21 @@ def test_black_tiles_crowding_a_dark_print_in_a_photo_are_told_by_its_lines():
     assert not (read.codes[read.truth == "."] == "K").any()  # nor print taken for tiles
 
 
+def test_a_light_print_seen_in_a_few_holes_outweighs_the_grooves_between_tiles():
+    # A rendered photo of a full ramp on a dark print with light lines, a
+    # lamp's highlight on it: the fit's first look takes the purple tiles
+    # for the board, so the cells thought empty say nothing of the lines.
+    # The grooves between tiles (dark, faint) outnumber the light lines of
+    # the few empty holes, but the lines are far clearer: the print is
+    # light, its holes are read empty and the purple tiles purple.
+    read = read_sim_table("bits", 3097, BITS)
+    purple, empty = read.truth == "P", read.truth == "."
+    assert purple.sum() >= 6 and empty.sum() >= 4
+    assert (read.codes[purple] == "P").all()
+    assert (read.codes[empty] != "P").all()
+    assert (read.codes[empty] == ".").sum() >= empty.sum() - 2  # two walled-in holes still K
+
+
 # Top row: an empty cell (c3) between two tiles, over a tile: walled in on
 # every inner side; only the grid's outline, above it, can show it is empty.
 OUTLINED = ["KK.KK.", "KKKKK.", "......", "......", "..K...", ".YKK.."]
