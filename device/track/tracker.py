@@ -494,13 +494,73 @@ class BoardTracker:
             return Outcome("rest", tuple(self.known))
         return None
 
+    def _after_unseen_drop(
+        self, board: list[str], outcome: Outcome, obs: Observation
+    ) -> Outcome | None:
+        """Two legal placements instead of ``outcome``'s refusal: the card's
+        tile dropped where its look hardly changed (a black double on the
+        dark print, simulated BITS 227: the cells' colour moved under the
+        change limit, so the drop was never judged), then the tile just
+        seen. Only when exactly one legal drop of the tile the game waits
+        for lies where the reader offers its colour on every cell and is
+        sure of it on one or reads it first on all (simulated BITS 659),
+        and the two steps are legal in that order; else None (the refusal
+        stands)."""
+        assert self.known is not None
+        if outcome.kind != "illegal" or len(outcome.steps) != 1:
+            return None
+        empty = self.referee.empty
+        fresh = set(new_cells(self.known, list(outcome.rows), empty))  # old rounds' tiles aside
+        found: list[dict[Cell, str]] = []
+        for rows, _ in self.referee.legal_boards(self.known):
+            cells = new_cells(self.known, rows, empty)
+            if not cells or fresh & set(cells):
+                continue
+            drop = {(r, c): rows[r][c] for r, c in cells}
+            offered = all(code in obs.candidates[r][c] for (r, c), code in drop.items())
+            first = {cell: str(obs.codes[cell]) == code for cell, code in drop.items()}
+            sure = any(obs.sure[cell] and f for cell, f in first.items())
+            if offered and (sure or all(first.values())):
+                found.append(drop)
+        if len(found) != 1:
+            return None
+        drop = found[0]
+        # A cell set aside (the print once misread as black) under the drop
+        # was the tile's all along, if the two steps are legal.
+        aside = self.stale
+        self.stale = aside - set(drop)
+        both = self._outcome(with_cells(board, drop))
+        if both.kind != "legal" or len(both.steps) != 2:
+            self.stale = aside
+            return None
+        log.info("board %s: a drop the look missed, then the tile seen", self.board)
+        return both
+
+    def _only_hinted_far(self, outcome: Outcome, obs: Observation) -> bool:
+        """Whether ``outcome`` gives a new cell a code the reader did not
+        offer there (only the game's hint did) and that lies beyond the
+        palette's ``max_distance`` of it: the only legal reading is then a
+        guess, not a settled tie (simulated BITS 210: a yellow tile read
+        41 ΔE from yellow, 56 from grey, settled as the neutral tile; it was
+        the wrong tile). Asked instead."""
+        assert self.known is not None
+        rows = list(outcome.rows)
+        for r, c in new_cells(self.known, rows, self.referee.empty):
+            code = rows[r][c]
+            far = obs.distance_of((r, c), code) > obs.max_distance
+            if code not in obs.candidates[r][c] and far:
+                return True
+        return False
+
     def _differ(self, rows: list[str], obs: Observation) -> dict[Cell, tuple[str, ...]]:
         """The new cells of ``rows`` that the reader reads closely (within
         a palette margin) as another tile, each with the code read, then the
         code ``rows`` gives it (simulated BITS 616: a blue half read 0.7 ΔE
         from blue and 25 from the card's purple was the wrong tile). A cell
         that fits its own code loosely too is a slip of the light, not a
-        question."""
+        question; so is one that fits neither (both beyond the palette's
+        ``max_distance``: simulated BITS 205, a second grey tile read 43 ΔE
+        from grey and 55 from the card's purple, taken for the card's)."""
         assert self.known is not None
         empty = self.referee.empty
         out: dict[Cell, tuple[str, ...]] = {}
@@ -508,7 +568,9 @@ class BoardTracker:
             read = str(obs.codes[r, c])
             if read in (empty, "?", rows[r][c]):
                 continue
-            if obs.distance[r, c, obs.alphabet.index(read)] <= obs.min_margin:
+            fit = obs.distance[r, c, obs.alphabet.index(read)]
+            lost = min(fit, obs.distance_of((r, c), rows[r][c])) > obs.max_distance
+            if fit <= obs.min_margin or lost:
                 out[(r, c)] = (read, rows[r][c])
         return out
 
@@ -834,6 +896,9 @@ class BoardTracker:
             lone = self._ask_lone_half(board, outcome, obs, t)
             if lone is not None:
                 return lone
+            unseen = self._after_unseen_drop(board, outcome, obs)
+            if unseen is not None:
+                return self._act(unseen, obs.lab, t, settled=False)
             if not any(len(o) > 1 for o in options.values()):
                 return self._act(outcome, obs.lab, t, settled=False)
             unsure = options
@@ -847,7 +912,7 @@ class BoardTracker:
             return self._ask(board, unsure, combos, obs, t)
         rest = not self._fresh_piece(unsure)
         settled = self._settled([o for _, o in combos], rest)
-        if settled is not None:
+        if settled is not None and not self._only_hinted_far(settled, obs):
             return self._act(settled, obs.lab, t, settled=True)
         maybe_nothing = any(o.kind == "rest" for _, o in combos)
         if not legal and illegal and not maybe_nothing and self._same_refusal(illegal):
@@ -892,8 +957,11 @@ class BoardTracker:
         are asked (simulated BITS 654: a second neutral refused on the dark
         print and taken off, one half read as the card's black 0.1 ΔE
         nearer than the print, a drop recorded two seconds before it was
-        made). Every cell reading the card's tile first is that tile put
-        down in the same moment, as before."""
+        made). So too when every cell reads the card's tile first, but
+        within a margin of empty (simulated BITS 215: a second neutral
+        taken off a print one ΔE from the card's black, recorded as the
+        black double two seconds before it came): a right tile put down in
+        the same moment looks the same, and only the players can say."""
         empty = self.referee.empty
         if not unsure or not self._under_refusal(unsure) or empty not in obs.alphabet:
             return False
@@ -903,7 +971,7 @@ class BoardTracker:
             and float(obs.distance[r, c, e] - obs.distance[r, c].min()) <= obs.min_margin
             for (r, c), options in unsure.items()
         )
-        return near and any(options[0] == empty for options in unsure.values())
+        return near
 
     def _under_refusal(self, cells: Iterable[Cell]) -> bool:
         """Whether ``cells`` all lie under the tile the game last refused

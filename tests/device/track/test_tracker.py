@@ -211,6 +211,53 @@ def test_two_quick_tiles_are_split_and_recorded_in_gravity_order(table):
     assert table.game.view()["players"][0]["board"] == after
 
 
+def _next_card(table: Table, first: list[str]) -> str:
+    """The card the game shows once player 0 has put down ``first``
+    (the same game replayed on the side)."""
+    from engine.bits import Game
+
+    probe = Game.new(table.game.setup)
+    probe.apply({"type": "place", "player": 0, "rows": first})
+    return str(probe.view()["card"])
+
+
+def _unseen_then(
+    tracker: BoardTracker, tile: str, second: str, both_torn: bool = False
+) -> list[dict]:
+    """``tile`` dropped flat at the left where its look hardly changed (one
+    half read surely, the other torn with the print, likelier the tile: a
+    black double on the dark print; ``both_torn``: both halves torn), then
+    ``second`` flat at the right, seen changing."""
+    after = [*EMPTY6[:5], tile + ".." + second]
+    changed = np.zeros((6, 6), bool)
+    changed[5, 4:] = True
+    torn = {(5, 1): (tile[1], ".")}
+    if both_torn:
+        torn[(5, 0)] = (tile[0], ".")
+    return tracker.observe(observe(after, unsure=torn), changed=changed)
+
+
+@pytest.mark.parametrize("both_torn", [False, True], ids=["one_half_sure", "both_torn"])
+def test_a_drop_the_look_missed_then_the_next_cards_tile_are_both_placed(table, both_torn):
+    tracker = bits(table)
+    tile = start_tile(table)
+    card = _next_card(table, _bottom_left(tile))
+    events = _unseen_then(tracker, tile, card, both_torn)
+    assert [e["type"] for e in events] == ["placed", "placed"]
+    assert events[0]["cells"] == [[5, 0], [5, 1]] and events[1]["cells"] == [[5, 4], [5, 5]]
+    assert table.game.view()["players"][0]["board"] == [*EMPTY6[:5], tile + ".." + card]
+
+
+def test_a_wrong_tile_is_still_refused_when_no_missed_drop_makes_it_the_next_card(table):
+    tracker = bits(table)
+    tile = start_tile(table)
+    card = _next_card(table, _bottom_left(tile))
+    wrong = next(c + c for c in "RYBPK" if c + c not in (card, card[::-1], tile, tile[::-1]))
+    events = _unseen_then(tracker, tile, wrong)
+    assert [(e["type"], e["reason"]) for e in events] == [("illegal", "wrong_tile")]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
 def _second_half_slip(table: Table, read: float, card: float) -> tuple[str, list[dict]]:
     """The starting tile dropped at the bottom left; the reader is sure its
     second half is another colour (at distance ``read``; the card's colour
@@ -278,10 +325,10 @@ def test_a_sure_wrong_tile_is_refused(table):
     assert [(e["type"], e["reason"]) for e in events] == [("illegal", "wrong_tile")]
 
 
-def _refused_then_looked_at(table: Table, unsure_of: str) -> list:
+def _refused_then_looked_at(table: Table, unsure_of: str, empty_behind: float = 2.0) -> list:
     """A wrong tile refused at the bottom left, then its cells read doubtful
     between empty and the card's tile: ``unsure_of`` says which comes first
-    ("empty" or "tile")."""
+    ("empty" or "tile"); with "tile", empty lies ``empty_behind`` ΔE behind."""
     tracker = bits(table)
     tile = start_tile(table)
     wrong = next(c for c in "RYBPK" if c not in tile)
@@ -292,7 +339,20 @@ def _refused_then_looked_at(table: Table, unsure_of: str) -> list:
         rows, options = EMPTY6, {(5, 0): "." + tile[0], (5, 1): "." + tile[1]}
     else:
         rows, options = _bottom_left(tile), {(5, 0): tile[0] + ".", (5, 1): tile[1] + "."}
-    return tracker.observe(observe(rows, unsure=options), changed=_mask(rows, refused))
+    obs = observe(rows, unsure=options)
+    if unsure_of == "tile":
+        obs.distance[5, :2, BITS.index(".")] = obs.distance[5, :2].min(axis=-1) + empty_behind
+    return tracker.observe(obs, changed=_mask(rows, refused))
+
+
+def test_a_refused_tile_taken_off_where_the_cards_tile_reads_first_within_a_margin_is_asked(table):
+    # Simulated BITS 215: the print one ΔE from the card's black. Taken off,
+    # or the card's tile put down in the same moment: they look the same,
+    # so the players say which (the card does not settle it).
+    events = _refused_then_looked_at(table, unsure_of="tile", empty_behind=2.0)
+    assert [e["type"] for e in events] == ["unsure"]
+    assert sorted(map(tuple, events[0]["cells"])) == [(5, 0), (5, 1)]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
 def test_a_refused_tile_taken_off_a_print_like_the_cards_tile_is_gone_not_the_card_placed(table):
@@ -306,8 +366,9 @@ def test_a_refused_tile_taken_off_a_print_like_the_cards_tile_is_gone_not_the_ca
     assert table.alerts() == []
 
 
-def test_the_cards_tile_put_where_a_refused_one_lay_and_read_itself_first_is_placed(table):
-    events = _refused_then_looked_at(table, unsure_of="tile")
+def test_the_cards_tile_put_where_a_refused_one_lay_and_read_clearly_first_is_placed(table):
+    # empty two palette margins behind: the tile is there
+    events = _refused_then_looked_at(table, unsure_of="tile", empty_behind=10.0)
     tile = start_tile(table)
     assert [(e["type"], e.get("codes")) for e in events if e["type"] == "placed"] == [
         ("placed", tile)
@@ -675,6 +736,54 @@ def test_one_half_misread_far_off_is_still_the_cards_tile(table):
     assert [e["type"] for e in events] == ["placed"]
     assert events[0]["codes"] == tile and events[0]["cells"] == [[5, 0], [5, 1]]
     assert table.alerts() == []
+
+
+def test_a_half_that_fits_no_colour_is_asked_about_not_taken_for_the_cards(table):
+    # Simulated BITS 205: a second grey tile under a light the reader has
+    # not caught up with, 43 ΔE from grey and 55 from the card's colour: the
+    # card's drop leads the rules, but nothing says it is the card's tile.
+    tracker = bits(table)
+    tile = start_tile(table)
+    grey = [*EMPTY6[:5], "NN...."]
+    obs = observe(grey)
+    obs.distance[5, :2] = 70.0
+    obs.distance[5, :2, BITS.index("N")] = 43.0
+    obs.distance[5, 0, BITS.index(tile[0])] = 55.0
+    obs.distance[5, 1, BITS.index(tile[1])] = 55.0
+    obs.distance[5, :2, BITS.index(".")] = 80.0
+    events = tracker.observe(obs, changed=_mask(grey, EMPTY6))
+    assert [e["type"] for e in events] == ["unsure"]
+    asked = {
+        tuple(cell): tuple(c)
+        for cell, c in zip(events[0]["cells"], events[0]["candidates"], strict=True)
+    }
+    assert asked == {(5, 0): ("N", tile[0]), (5, 1): ("N", tile[1])}
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
+def test_a_doubtful_tile_is_not_settled_as_the_neutral_one_it_fits_no_better_than_others(table):
+    # Simulated BITS 210: a wrong yellow tile under a light not yet caught
+    # up with reads yellow first at 41 ΔE, empty and grey at 55: the only
+    # legal reading (the neutral tile, a hint from the game) is a guess
+    # beyond the palette's reach, so the players are asked.
+    tracker = bits(table)
+    tile = start_tile(table)
+    first = _bottom_left(tile)
+    assert [e["type"] for e in tracker.observe(observe(first), changed=_mask(first, EMPTY6))] == [
+        "placed"
+    ]
+    card = table.game.view()["card"]
+    wrong = next(c for c in "RYBPK" if c not in card)
+    after = [*EMPTY6[:5], tile + ".." + wrong + wrong]
+    obs = observe(after, unsure={(5, 4): wrong + ".", (5, 5): wrong + "."})
+    for c in (4, 5):
+        obs.distance[5, c] = 100.0
+        obs.distance[5, c, BITS.index(wrong)] = 41.5
+        obs.distance[5, c, BITS.index(".")] = 55.4
+        obs.distance[5, c, BITS.index("N")] = 55.8
+    events = tracker.observe(obs, changed=_mask(after, first))
+    assert [e["type"] for e in events] == ["unsure"]
+    assert table.game.view()["players"][0]["board"] == first
 
 
 def test_a_tile_far_from_the_cards_colours_is_judged_as_read(table):
