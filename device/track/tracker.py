@@ -851,6 +851,8 @@ class BoardTracker:
                 drop = self._open_drop(obs, hint)
                 if drop is not None and self._leans_to(drop, obs):
                     return self._act(self._outcome(drop), obs.lab, t, settled=False)
+                if drop is not None and self._changed_just_there(drop, hint):
+                    return self._ask_drop(board, drop, obs, t)
                 if drop is not None:
                     self._recheck |= set(new_cells(self.known or [], drop, self.referee.empty))
                 return self._act(sure, obs.lab, t, settled=False)
@@ -1086,6 +1088,30 @@ class BoardTracker:
                 if all(hint[cell] for cell in new_cells(self.known, rows, empty))
             ]
         return open_drops[0] if len(open_drops) == 1 else None
+
+    def _changed_just_there(self, drop: list[str], hint: np.ndarray | None) -> bool:
+        """Whether the cells that changed in look across a change of light
+        (``hint``) are the new cells of ``drop`` and no others."""
+        if hint is None:
+            return False
+        cells = set(new_cells(self.known or [], drop, self.referee.empty))
+        return bool(cells) and cells == {(int(r), int(c)) for r, c in np.argwhere(hint)}
+
+    def _ask_drop(
+        self, board: list[str], drop: list[str], obs: Observation, t: float
+    ) -> list[Event]:
+        """The one open drop of the card lies just where the look changed as
+        a lamp came on, but its cells do not lean to it (a black double put
+        down on the dark print in that moment, one half read nearer the
+        print, simulated BITS 202): the players say whether it is there.
+        Left for the next change, it was missed (the board stays still until
+        the next tile, which is then judged against this card)."""
+        empty = self.referee.empty
+        asked: dict[Cell, tuple[str, ...]] = {
+            (r, c): (drop[r][c], empty) for r, c in new_cells(self.known or [], drop, empty)
+        }
+        combos = [(choice, self._outcome(b)) for choice, b in self._combinations(board, asked)]
+        return self._ask(board, asked, combos, obs, t)
 
     def _leans_to(self, drop: list[str], obs: Observation) -> bool:
         """Whether every cell of ``drop`` looks likelier its code than empty,

@@ -1124,6 +1124,55 @@ def test_under_new_light_with_no_hint_two_open_drops_place_nothing(table):
     assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
+def _lying_as_the_lamp_came_on(table: Table, hint: np.ndarray) -> tuple[BoardTracker, list]:
+    """The card's double put down standing in column 4 as a lamp was
+    switched on (simulated BITS 202, a black double on the dark print): the
+    careful look under the new light reads the upper half the tile's colour
+    first, the lower half the print first, each unsure between the two.
+    ``hint``: the cells that changed in look."""
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    look = observe(
+        [*EMPTY6[:4], "...." + tile[0] + ".", EMPTY6[5]],
+        unsure={
+            (4, 4): tile[0] + ".",
+            (5, 4): "." + tile[1],
+        },
+    )
+    return tracker, tracker.observe(look, changed=None, hint=hint)
+
+
+def test_under_new_light_a_drop_just_where_the_look_changed_is_asked_about(table):
+    hint = np.zeros((6, 6), bool)
+    hint[4:6, 4] = True
+    tracker, events = _lying_as_the_lamp_came_on(table, hint)
+    tile = start_tile(table)
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[4, 4], [5, 4]])]
+    # each cell offers the tile's colour (the legal reading first) and the print
+    assert events[0]["candidates"] == [[tile[0], "."], [tile[1], "."]]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+    placed = tracker.confirm(events[0]["alert"], [tile[0], tile[1]])
+    assert [(e["type"], e["cells"]) for e in placed if e["type"] == "placed"] == [
+        ("placed", [[4, 4], [5, 4]])
+    ]
+    assert table.game.view()["players"][0]["board"][4:] == [
+        "...." + tile[0] + ".",
+        "...." + tile[1] + ".",
+    ]
+
+
+def test_under_new_light_a_drop_among_other_changed_cells_is_not_asked_about(table):
+    # The lamp's light moved a third cell too: no sign the tile is there
+    # rather than a trick of the light; looked at again at the next change.
+    hint = np.zeros((6, 6), bool)
+    hint[4:6, 4] = True
+    hint[2, 1] = True
+    _, events = _lying_as_the_lamp_came_on(table, hint)
+    assert events == []
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
 def _standing_under_glare(table: Table) -> tuple[BoardTracker, Observation, np.ndarray]:
     """The card's tile put down standing in column 3, its upper half under
     the lamp's highlight (simulated BITS game 318, a black double on the
