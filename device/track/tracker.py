@@ -456,7 +456,13 @@ class BoardTracker:
         # (nothing where it changed faintly beside a change: the other half
         # of a tile under the lamp's glare)
         unchanged = UNCHANGED_COST if faint is None else np.where(faint, 0.0, UNCHANGED_COST)
-        gain = gain + np.where(looked, -CHANGED_COST, unchanged)[..., None]
+        # A cell believed covered whose look changed costs a tile there
+        # nothing either way: the old tile taken off and a new one put down
+        # both change it (simulated BITS 226: a black double dropped onto a
+        # cell of the dark print once misread as black, charged as unchanged,
+        # and "the set-aside tile was taken away" won; the drop was missed).
+        moved = np.asarray(changed, bool) & free & held
+        gain = gain + np.where(looked, -CHANGED_COST, np.where(moved, 0.0, unchanged))[..., None]
         gain[..., e] = 0.0
         nothing = CHANGED_COST * float(np.count_nonzero(looked))
         index = {code: k for k, code in enumerate(obs.alphabet)}

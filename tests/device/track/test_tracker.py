@@ -1007,6 +1007,31 @@ def test_the_rules_still_weigh_the_cards_tile_while_cells_are_set_aside(table):
     assert table.game.view()["players"][0]["board"][4:] == [tile[0] + ".....", tile[1] + "....."]
 
 
+def test_the_cards_tile_put_down_onto_a_cell_set_aside_with_its_colour_is_placed(table):
+    # A careful look after a knock set aside two clear cells at the bottom
+    # left (the dark print under a lamp taken for tiles), the first in the
+    # colour of the card's lower half. The card's tile then goes down
+    # standing in column 0, its lower half on that cell: both cells change
+    # in look and read the tile's colours first, the print close behind.
+    # The change on the cell set aside is the new tile as much as the old
+    # one taken away: placed, not "the old tile was taken off" (simulated
+    # BITS 226: the black double missed).
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    wrong = next(c for c in "RYBPK" if c not in tile)
+    knocked = [*EMPTY6[:5], tile[1] + wrong + "...."]
+    assert tracker.observe(_print_like(observe(knocked), [(5, 0), (5, 1)]), changed=None) == []
+    assert tracker.stale == {(5, 0), (5, 1)}
+    standing = [*EMPTY6[:4], tile[0] + ".....", tile[1] + wrong + "...."]
+    obs = observe(standing, unsure={(4, 0): tile[0] + ".", (5, 0): tile[1] + "."})
+    changed = np.zeros((6, 6), bool)
+    changed[4:6, 0] = True
+    events = tracker.observe(obs, changed=changed)
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[4, 0], [5, 0]])]
+    assert table.game.view()["players"][0]["board"][4:] == [tile[0] + ".....", tile[1] + "....."]
+
+
 def test_two_drops_of_the_card_read_clearly_after_a_knock_are_asked_about(table):
     # After a knock the card's double reads clearly on three cells at the
     # bottom left: standing in column 0, or lying on the floor, with one
