@@ -960,9 +960,9 @@ class BoardTracker:
     def _maybe_taken_away(self, unsure: dict[Cell, tuple[str, ...]], obs: Observation) -> bool:
         """Whether the refused tile may have been taken away, though not
         every cell reads likelier empty: each doubtful cell lies under it
-        and reads empty within a palette margin of its best, and some read
-        empty first. Then the card does not settle the tie, the players
-        are asked (simulated BITS 654: a second neutral refused on the dark
+        and reads empty within a palette margin of its best. Then the card
+        does not settle the tie, the players are asked (simulated BITS 654:
+        a second neutral refused on the dark
         print and taken off, one half read as the card's black 0.1 ΔE
         nearer than the print, a drop recorded two seconds before it was
         made). So too when every cell reads the card's tile first, but
@@ -974,12 +974,11 @@ class BoardTracker:
         if not unsure or not self._under_refusal(unsure) or empty not in obs.alphabet:
             return False
         e = obs.alphabet.index(empty)
-        near = all(
+        return all(
             empty in options
             and float(obs.distance[r, c, e] - obs.distance[r, c].min()) <= obs.min_margin
             for (r, c), options in unsure.items()
         )
-        return near
 
     def _under_refusal(self, cells: Iterable[Cell]) -> bool:
         """Whether ``cells`` all lie under the tile the game last refused
