@@ -962,14 +962,14 @@ class BoardTracker:
         every cell reads likelier empty: each doubtful cell lies under it
         and reads empty within a palette margin of its best. Then the card
         does not settle the tie, the players are asked (simulated BITS 654:
-        a second neutral refused on the dark
-        print and taken off, one half read as the card's black 0.1 ΔE
-        nearer than the print, a drop recorded two seconds before it was
-        made). So too when every cell reads the card's tile first, but
-        within a margin of empty (simulated BITS 215: a second neutral
-        taken off a print one ΔE from the card's black, recorded as the
-        black double two seconds before it came): a right tile put down in
-        the same moment looks the same, and only the players can say."""
+        a second neutral refused on the dark print and taken off, one half
+        read as the card's black 0.1 ΔE nearer than the print, a drop
+        recorded two seconds before it was made). So too when every cell
+        reads the card's tile first, but within a margin of empty
+        (simulated BITS 215: a second neutral taken off a print one ΔE from
+        the card's black, recorded as the black double two seconds before
+        it came): a right tile put down in the same moment looks the same,
+        and only the players can say."""
         empty = self.referee.empty
         if not unsure or not self._under_refusal(unsure) or empty not in obs.alphabet:
             return False
