@@ -46,6 +46,11 @@ SEARCH_KEEP = 4
 SEARCH_REFINE = 2
 # Weight of a non-grey cell when refining the gains (a grey counts 1).
 OTHER_WEIGHT = 0.3
+# The start is searched anew when more than this share of the cells whose
+# colour the game knows (and at least UNEXPECTED_MIN of them) read surely
+# as another colour under it: more than a placement changes.
+UNEXPECTED_SHARE = 0.25
+UNEXPECTED_MIN = 3
 _FLOOR = 1e-4  # linear values below this carry no colour information
 
 
@@ -128,6 +133,7 @@ def frame_cost(
     start: np.ndarray,
     clipped: np.ndarray | None = None,
     penalty: np.ndarray | None = None,
+    expected: np.ndarray | None = None,
 ) -> np.ndarray:
     """How badly gains explain a board: (H,) for gains (H, 3).
 
@@ -136,12 +142,20 @@ def frame_cost(
     unknown colour costs the same however odd it is), plus the prior on the
     gains' distance from ``start``. Lightness counts in full here (unlike
     when reading one cell): it is what tells a dim board from grey tiles.
+    ``expected`` (N,): the palette index the game knows a cell holds (-1:
+    not known); such a cell costs its distance to that colour instead, so
+    gains that turn the known empty board into grey tiles pay for it (the
+    prior alone cannot tell them apart when the start is far off).
     """
     th = palette.thresholds
     s = scores_linear(np.asarray(linear), gains[:, None, :], palette.strict, clipped)
     if penalty is not None:
         s = s + penalty
-    nearest = np.minimum(s.min(axis=-1), th.max_distance)
+    nearest = s.min(axis=-1)
+    if expected is not None and (expected >= 0).any():
+        known = np.take_along_axis(s, np.maximum(expected, 0)[None, :, None], axis=-1)[..., 0]
+        nearest = np.where(expected >= 0, known, nearest)
+    nearest = np.minimum(nearest, th.max_distance)
     cells = (nearest / th.spread) ** 2
     return np.asarray(cells.sum(axis=-1) + len(linear) * gain_prior(gains, start))
 
@@ -166,6 +180,7 @@ def balance(
     clipped: np.ndarray | None = None,
     penalty: np.ndarray | None = None,
     start_scores: np.ndarray | None = None,
+    expected: np.ndarray | None = None,
 ) -> Balance:
     """Gains that make the known-neutral cells of ``linear`` (..., 3) neutral.
 
@@ -176,8 +191,12 @@ def balance(
     ``penalty`` (N, K): extra distance per cell and colour (:func:`vision.classify.print_penalty`).
     ``start_scores`` (..., K): the cells' scores under ``start`` already
     computed (:func:`vision.classify.scores_linear`), penalties not included.
+    ``expected`` (...): the palette index of the colour the game knows each
+    cell holds, -1 where it does not know (see :func:`frame_cost`); a start
+    that reads many of them otherwise is searched anew.
     """
     cells = np.asarray(linear, dtype=np.float64).reshape(-1, 3)
+    exp = None if expected is None else np.asarray(expected, dtype=np.int64).reshape(-1)
     clip = (clipped_channels(cells) if clipped is None else np.asarray(clipped)).reshape(-1, 3)
     fine = ~clip.any(axis=1)
     pen = None if penalty is None else np.asarray(penalty).reshape(len(cells), -1)
@@ -207,6 +226,7 @@ def balance(
     # colour and an unclipped neutral cell is there to refine from.
     typical = float(_median(np.asarray(m.distance).ravel(), axis=0))
     searched = not (sure_neutral(m).any() and typical <= START_SPREADS * palette.thresholds.spread)
+    searched = searched or _unexpected(m, exp)
     if searched:
         # Each hypothesis comes from one cell, so it is noisy: refine the few
         # best on the whole board before choosing. The start stays in the
@@ -215,12 +235,12 @@ def balance(
         # lamp) refining may walk off to gains no light gives.
         tried = [(g0, m)] + [
             refined(h, read(h), SEARCH_REFINE)
-            for h in _search(cells, palette, g0, target, anchor, clip, pen)
+            for h in _search(cells, palette, g0, target, anchor, clip, pen, exp)
         ]
-        costs = frame_cost(cells, palette, np.array([g for g, _ in tried]), g0, clip, pen)
+        costs = frame_cost(cells, palette, np.array([g for g, _ in tried]), g0, clip, pen, exp)
         gains, m = tried[int(np.argmin(costs))]
         better = refined(gains, m, iterations)
-        if frame_cost(cells, palette, better[0][None], g0, clip, pen)[0] <= costs.min():
+        if frame_cost(cells, palette, better[0][None], g0, clip, pen, exp)[0] <= costs.min():
             gains, m = better
         return Balance(gains, int(sure_neutral(m).sum()), searched, m)
     # The classic slip: the light changed and the board now sits nearer
@@ -228,11 +248,31 @@ def balance(
     # tile). Try the greys read as each neutral colour; keep the cheapest.
     seen = _median(cells[sure_neutral(m)], axis=0)
     options = np.vstack([g0[None], target[anchor] / np.maximum(seen, _FLOOR)])
-    gains = options[int(np.argmin(frame_cost(cells, palette, options, g0, clip, pen)))]
+    gains = options[int(np.argmin(frame_cost(cells, palette, options, g0, clip, pen, exp)))]
     if not np.array_equal(gains, g0):
         m = read(gains)
     gains, m = refined(gains, m, iterations)
     return Balance(gains, int(sure_neutral(m).sum()), searched, m)
+
+
+def _unexpected(m: Match, expected: np.ndarray | None) -> bool:
+    """Whether the cells ``m`` read surely contradict what the game knows
+    (``expected``, see :func:`balance`) at more of them than a placement
+    covers: the start gains took the board for another colour.
+
+    >>> idx = np.array([1, 1, 1, 1, 0, 0])  # four cells read as colour 1
+    >>> m = Match(None, idx, idx, np.zeros(6), np.ones(6), np.ones(6), np.zeros((6, 2)))
+    >>> _unexpected(m, np.zeros(6, np.int64))  # the game knows all six as colour 0
+    True
+    >>> _unexpected(m, np.array([1, 1, 1, 0, 0, 0]))  # one differs: a new tile
+    False
+    """
+    if expected is None:
+        return False
+    known = expected >= 0
+    wrong = known & (m.index >= 0) & (m.index != expected)
+    n = int(wrong.sum())
+    return n >= UNEXPECTED_MIN and n > UNEXPECTED_SHARE * int(known.sum())
 
 
 def _refine(
@@ -267,6 +307,7 @@ def _search(
     anchor: np.ndarray,
     clip: np.ndarray,
     pen: np.ndarray | None,
+    expected: np.ndarray | None = None,
 ) -> np.ndarray:
     """Try "cell i is colour k" for every i, k; the SEARCH_KEEP best-explaining gains.
 
@@ -284,5 +325,5 @@ def _search(
     if not anchor.all():
         hyp = np.vstack([hyp, (target[~anchor][:, None, :] / obs[None, :, :]).reshape(-1, 3)])
     hyp = np.vstack([g0[None, :], hyp])
-    cost = frame_cost(cells, palette, hyp, g0, clip, pen)
+    cost = frame_cost(cells, palette, hyp, g0, clip, pen, expected)
     return np.asarray(hyp[np.argsort(cost)[:SEARCH_KEEP]])

@@ -20,6 +20,7 @@ B.R
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -103,6 +104,7 @@ def read_cells(
     highlight: Highlight | None = None,
     look_for_highlight: bool | None = None,
     around: np.ndarray | None = None,
+    expected: Sequence[str] | None = None,
 ) -> Reading:
     """Read a rectified board (BGR uint8, borders = the grid's outer edges).
 
@@ -122,8 +124,13 @@ def read_cells(
     (default: for a single photo, ``fit``), unless the board prints a symbol
     in every cell (LITS): that print hides a highlight's slopes. The reading
     says what was taken off (``Reading.highlight``).
+    ``expected``: the board as the game knows it (one string per row of
+    codes, a code outside the palette, e.g. ``?``, where it does not know):
+    it only decides the light when the cells alone leave it open (see
+    :func:`vision.constancy.frame_cost`); every cell is still read as it looks.
     """
     look = fit if look_for_highlight is None else look_for_highlight
+    known_codes = _indices(expected, palette, rows, cols)
     if highlight is None and look and not any(palette.symbols):
         highlight = find_highlight(rectified_bgr, rows, cols)
     rectified_bgr = remove_highlight(rectified_bgr, highlight, rows, cols)
@@ -165,7 +172,9 @@ def read_cells(
             if np.partition(nearest, k)[k] > START_SPREADS * palette.thresholds.spread:
                 start = None  # the light changed: read it first
         if start is None:
-            used_gains, seen, first = _read_colours(linear, clipped, printed, palette, gains, fit)
+            used_gains, seen, first = _read_colours(
+                linear, clipped, printed, palette, gains, fit, expected=known_codes
+            )
             start, gains = first.scores, used_gains if fit else gains
         # Every frame of play is read against the last frame's light, and the
         # lines are looked at only when some cell's colour could go either
@@ -176,7 +185,7 @@ def read_cells(
             seen_lines = _for_lines(rectified_bgr, around, highlight, rows, cols)
             lines = line_evidence(seen_lines, rows, cols, empty=empty, sparse=fit, margin=margin)
     used_gains, used_palette, m = _read_colours(
-        linear, clipped, printed, palette, gains, fit, lines, known
+        linear, clipped, printed, palette, gains, fit, lines, known, known_codes
     )
     if fit and line_penalty(lines, palette) is not None and _sides_between(empty) < MIN_SIDES:
         # A single photo's first look may take a dark print for black tiles
@@ -209,6 +218,24 @@ def read_cells(
     )
 
 
+def _indices(
+    board: Sequence[str] | None, palette: Palette, rows: int, cols: int
+) -> np.ndarray | None:
+    """``board`` (rows of codes) as palette indices (rows, cols), -1 where a
+    code is not the palette's; None without a board or one of another size.
+
+    >>> from vision.palette import Entry, Palette
+    >>> p = Palette.from_entries("demo", [Entry(".", "board", (90.0, 0.0, 0.0)),
+    ...     Entry("R", "red", (45.0, 60.0, 40.0))])
+    >>> _indices([".R", "?."], p, 2, 2).tolist()
+    [[0, 1], [-1, 0]]
+    """
+    if board is None or len(board) != rows or any(len(row) != cols for row in board):
+        return None
+    codes = list(palette.codes)
+    return np.array([[codes.index(c) if c in codes else -1 for c in row] for row in board])
+
+
 def _read_colours(
     linear: np.ndarray,
     clipped: np.ndarray,
@@ -218,6 +245,7 @@ def _read_colours(
     fit: bool,
     lines: Lines | None = None,
     start_scores: np.ndarray | None = None,
+    expected: np.ndarray | None = None,
 ) -> tuple[np.ndarray, Palette, Match]:
     """White balance (or a whole palette fit) and classification of cell colours.
 
@@ -250,6 +278,7 @@ def _read_colours(
             clipped=clipped,
             penalty=penalty,
             start_scores=start_scores,
+            expected=expected,
         )
         used_gains, used = b.gains, palette
         m = b.match.reshaped(shape)  # read under these gains already, penalties included

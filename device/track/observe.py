@@ -125,13 +125,15 @@ def read_board(
     fit_palette: bool = False,
     highlight: Highlight | None = None,
     look_for_highlight: bool = False,
+    expected: Sequence[str] | None = None,
 ) -> Reading:
     """Read every cell of the board ``fit`` shows in ``image`` (BGR uint8).
 
     ``highlight``: a lamp's highlight found before, taken off first;
     ``look_for_highlight``: look for one in this frame (the first look, a
     new light) unless the board prints a symbol in every cell; the reading
-    says what was found (``Reading.highlight``)."""
+    says what was found (``Reading.highlight``); ``expected``: the board as
+    the game knows it, in the fit's orientation (see :func:`vision.reader.read_cells`)."""
     # With a little of what lies beyond the grid: its printed outline tells
     # an empty edge cell from a covered one.
     board, around = rectify_around(image, fit.homography, fit.rows, fit.cols, CELL_PX)
@@ -145,6 +147,7 @@ def read_board(
         highlight=highlight,
         look_for_highlight=look_for_highlight,
         around=around,
+        expected=expected,
     )
 
 

@@ -175,6 +175,11 @@ class BoardTracker:
         # where the print was misread as that colour (see _with_set_aside).
         self._restless: set[Cell] = set()
 
+    @property
+    def unsure_cells(self) -> tuple[Cell, ...]:
+        """The cells the tracker asked about and has no answer for yet."""
+        return tuple(self._unsure)
+
     # --- the game changed from elsewhere -----------------------------------
     def sync(self, t: float = 0.0) -> list[Event]:
         """Re-base on the game's board when it changed without us (a new game

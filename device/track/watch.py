@@ -435,6 +435,7 @@ class BoardWatch:
             self.gains,
             highlight=self.highlight,
             look_for_highlight=self._look_for_highlight,
+            expected=self._expected(),
         )
         if self._look_for_highlight:
             self.highlight, self._look_for_highlight = reading.highlight, False
@@ -485,6 +486,21 @@ class BoardWatch:
                 self.lost = False
                 events.insert(0, {"type": "view_found", "t": t, "board": self.board})
         return events
+
+    def _expected(self) -> list[str] | None:
+        """The board as the game knows it, for the reader's choice of light
+        (an empty ramp under a wrong exposure reads as grey tiles just as
+        well): the game's board, the way up settled, with ``?`` where the
+        tracker doubts it (an old round's tiles that may still lie there,
+        cells it asked about)."""
+        known = self.tracker.known
+        if known is None or self.turn is None or self._open_turn:
+            return None
+        doubted = self.tracker.stale | set(self.tracker.unsure_cells)
+        return [
+            "".join("?" if (r, c) in doubted else code for c, code in enumerate(row))
+            for r, row in enumerate(known)
+        ]
 
     def _first_look(self, image: np.ndarray, patch: np.ndarray, t: float) -> list[Event]:
         """No reference yet (just found, or the camera moved): orient the

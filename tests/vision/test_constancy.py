@@ -110,3 +110,47 @@ def test_a_lamp_on_a_light_board_does_not_send_the_balance_off_to_no_light_at_al
     )
     assert b.searched
     assert (np.abs(np.log(b.gains / start)) < np.log(4)).all()
+
+
+def _exposure_slip(codes: str) -> tuple[np.ndarray, np.ndarray]:
+    """Cells of ``codes`` under full light, and start gains three times too
+    low (the last frame's balance, taken while the camera's auto exposure
+    chased a hand): under them the empty board is exactly a grey tile."""
+    board, grey = BITS.linear[BITS.index(".")], BITS.linear[BITS.index("N")]
+    return cells_of(codes, np.ones(3)), grey / board
+
+
+def test_empty_ramp_under_a_slipped_start_reads_as_grey_tiles_when_the_game_is_not_asked():
+    # The ambiguity itself: an empty ramp is grey tiles under a brighter light.
+    cells, start = _exposure_slip("." * 36)
+    b = balance(cells, BITS, start=start)
+    assert b.match.codes().tolist() == ["N"] * 36
+
+
+def test_what_the_game_knows_decides_the_light_when_the_cells_cannot():
+    cells, start = _exposure_slip("." * 36)
+    b = balance(cells, BITS, start=start, expected=np.zeros(36, np.int64))
+    assert b.match.codes().tolist() == ["."] * 36
+    assert np.allclose(b.gains, 1.0, rtol=0.02)
+
+
+def test_a_start_that_contradicts_the_game_is_searched_anew():
+    # The grey-tile reading fits every cell closely, so the cells alone keep
+    # the start; the game knows the ramp holds one purple tile and is empty
+    # elsewhere, which the start contradicts at 34 cells.
+    codes = "." * 34 + "PP"
+    cells, start = _exposure_slip(codes)
+    known = np.array([BITS.index(c) for c in codes])
+    assert not balance(cells, BITS, start=start).searched
+    b = balance(cells, BITS, start=start, expected=known)
+    assert b.searched
+    assert "".join(b.match.codes()) == codes
+
+
+def test_a_new_tile_on_a_cell_known_empty_still_reads_as_the_tile():
+    # What the game knows only chooses the light: the cells are read as they
+    # look, so a tile dropped since (two cells the game has as empty) shows.
+    codes = "." * 30 + "RRYYKK"
+    known = np.array([BITS.index(c) for c in "." * 34 + "KK"])
+    b = balance(cells_of(codes, np.ones(3)), BITS, start=np.ones(3), expected=known)
+    assert "".join(b.match.codes()) == codes
