@@ -292,7 +292,9 @@ def _refine(
     ratio = np.log(np.maximum(target[k], _FLOOR) / obs)
     gains = np.empty(3)
     for c in range(3):
-        ok = ~clip[sure, c]
+        # Nor does a channel at nothing (a highlight taken off a dark tile
+        # stops at zero): its ratio is the floor's, not the light's.
+        ok = ~clip[sure, c] & (cells[sure, c] > _FLOOR)
         if not ok.any():
             return None
         gains[c] = np.exp(_weighted_median(ratio[ok, c], weight[ok]))

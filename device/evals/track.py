@@ -52,6 +52,10 @@ from engine.errors import ActionError
 VERDICTS = ("placed", "illegal")
 # Players notice a placement the phones did not show after this long.
 MISSED_S = 4.0
+# The camera keeps watching after the game's last tile (the players read
+# the final score): a game script ends with the last card, which may come
+# less than a settle time after the last tile went down.
+AFTER_GAME_S = 2.0
 
 
 @dataclass
@@ -127,12 +131,15 @@ def run_game(
     """Play one seeded simulated game through the tracker and score it
     (``moves``: cut the game short after that many placements)."""
     script = sim_game(game, seed, moves)
+    played = script.duration
+    if script.clips:
+        script.add_clip(AFTER_GAME_S, script.clips[-1].resting)
     name, setup = table_setup(script)
     cond = f"{conditions}:{seed}" if conditions == "random" else conditions
     source: FrameSource = SimulatedSource(script, fps=fps, seed=seed, conditions=cond, size=size)
     result = GameResult(game, seed, lamp=lamp)
     if lamp:
-        at = script.duration * (0.35 + 0.3 * ((seed * 7919) % 100) / 100)
+        at = played * (0.35 + 0.3 * ((seed * 7919) % 100) / 100)
         source = Lamp(source, LampLight(at=at, x=(seed % 3) / 2, y=0.1))
     truths = _truths(script)
     result.placements = len(truths)

@@ -154,3 +154,20 @@ def test_a_new_tile_on_a_cell_known_empty_still_reads_as_the_tile():
     known = np.array([BITS.index(c) for c in "." * 34 + "KK"])
     b = balance(cells_of(codes, np.ones(3)), BITS, start=np.ones(3), expected=known)
     assert "".join(b.match.codes()) == codes
+
+
+def test_refining_does_not_walk_off_on_the_few_cells_a_warm_lamp_leaves_unclipped():
+    # A warm lamp clips red on every light cell: red's gain can only come
+    # from the darker tiles, and a highlight taken off the blue and black
+    # ones (estimated a little high) left them no red at all (the removal
+    # stops at zero). Those channels say nothing about red's gain (as seen
+    # on tuning game 829, red's gain went from 0.58 to 85 and every light
+    # cell read yellow).
+    lamp = np.array([1.6, 1.0, 0.6])
+    codes = "." * 16 + "BBBBBBBBKKRRNN"
+    cells = cells_of(codes, lamp)
+    dark = np.array([c in "BK" for c in codes])
+    cells[dark, 0] = 0.0
+    b = balance(cells, BITS, start=1 / lamp)
+    assert np.allclose(b.gains * lamp, 1.0, rtol=0.05)
+    assert "".join(b.match.codes()) == codes

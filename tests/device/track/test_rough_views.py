@@ -154,3 +154,37 @@ def test_a_round_swept_off_is_gone_when_the_next_look_is_after_a_knock():
     result = run_game("bits", 308, lamp=True, moves=35)
     assert result.false == 0, result.problems
     assert result.missed <= 1, result.problems
+
+
+def test_an_empty_ramp_after_the_exposure_slipped_is_not_a_ramp_of_grey_tiles():
+    # BITS table 806: the camera's auto exposure chased a hand resting over
+    # the ramp (90 s); the light learnt then was three times too dark, and
+    # under it an empty cell is exactly a grey tile. Once round 2 was swept
+    # off (151 s), the empty ramp read as 36 grey tiles, "more than two
+    # pieces", and the next round's tiles were all missed. The game knows
+    # the ramp is empty: that decides the light.
+    result = played("bits", 806, 39)
+    assert result.right == result.placements
+
+
+def test_a_warm_lamp_that_clips_red_does_not_turn_the_ramp_yellow():
+    # BITS table 829 under a lamp: red clips on every light cell, and the
+    # highlight taken off the blue and black tiles left them no red at all.
+    # White balance took red's gain from those zeros (0.58 -> 85): every
+    # empty cell read yellow, and a grey double (156.8 s) was refused as
+    # the wrong tile. A channel at zero says nothing about the light.
+    result = run_game("bits", 829, lamp=True, moves=40)
+    assert result.false == 0, result.problems
+    assert result.right == result.placements, result.problems
+
+
+def test_the_camera_keeps_watching_after_the_last_card():
+    # The script of a game ends with its last card, which may come less
+    # than a settle time after the last tile went down (BITS table 808: 0.6 s
+    # after the hand left). The eval, like a camera left on at the table,
+    # goes on watching the board a moment longer.
+    from device.evals.track import AFTER_GAME_S
+    from device.track.scenarios import sim_game
+
+    result = run_game("lits", 3, moves=2)
+    assert result.seconds >= sim_game("lits", 3, 2).duration + AFTER_GAME_S - 0.2
