@@ -46,10 +46,19 @@ class StillnessGate:
 
     # The noise estimate follows still frames with this weight per frame.
     NOISE_WEIGHT = 0.05
+    # A block moved only when it changed this many times the largest changes
+    # (TAIL_SHARE of the blocks change less) of a still frame, too. A
+    # webcam's strong JPEG compression flickers this way: most blocks keep
+    # their mean, a few by symbol edges jump by several levels, neighbours
+    # together (an 8x8 JPEG block spans two), frame after frame. For sensor
+    # noise alone this stays below ``k`` sigmas.
+    TAIL_SHARE = 0.98
+    TAIL_TIMES = 2.0
 
     def __init__(self, settings: GateSettings | None = None) -> None:
         self.settings = settings or GateSettings()
         self.sigma = 1.0
+        self.tail = 0.0  # the still frames' largest block changes (TAIL_SHARE)
         self._previous: np.ndarray | None = None
         self._last_motion: float | None = None
         self._still_frames = 0
@@ -77,7 +86,7 @@ class StillnessGate:
         # the camera's compression, whose errors hop from block to block
         # between frames of a still scene.
         change = block_changes(previous, blocks, gain)
-        limit = max(s.k * self.sigma, s.floor)
+        limit = max(s.k * self.sigma, s.floor, self.TAIL_TIMES * self.tail)
         changed = side_by_side(change > limit) | (change > 2 * limit)
         self.changed = changed
         self.moved_blocks = int(np.count_nonzero(changed))
@@ -88,6 +97,9 @@ class StillnessGate:
         self._still_frames += 1
         noise = block_noise(previous, blocks, gain)
         self.sigma += (noise - self.sigma) * self.NOISE_WEIGHT
+        flat = change.ravel()
+        k = min(len(flat) - 1, int(self.TAIL_SHARE * len(flat)))
+        self.tail += (float(np.partition(flat, k)[k]) - self.tail) * self.NOISE_WEIGHT
         return False
 
     def still_for(self, t: float) -> float:
