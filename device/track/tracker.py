@@ -846,10 +846,14 @@ class BoardTracker:
                 # Not the card's tile (the neutral one) and read near the
                 # print's colour: the print under the lamp's glare, seen
                 # afresh after a knock (simulated BITS 652: a slate print
-                # taken for a grey double). Believed there, not judged.
+                # taken for a grey double), or the grey double really put
+                # down as the lamp came on (simulated BITS 858: let pass,
+                # the game stayed a card behind and the next tile was
+                # refused). The players know which: ask.
                 log.info("board %s: an unexpected tile near the print's colour", self.board)
-                self._set_aside(board, unsure)
-                return []
+                empty = self.referee.empty
+                cells = new_cells(self.known or [], board, empty)
+                return self._ask(board, {c: (board[c[0]][c[1]], empty) for c in cells}, [], obs, t)
             drops = self._read_drops(obs)
             drop = self._likeliest(drops, obs)
             if drop is not None:
@@ -1334,6 +1338,13 @@ class BoardTracker:
             and self.pending.rows == outcome.rows
         ):
             return events  # the same refused board: already said
+        if outcome.kind == "illegal" and self._part_of_refused(outcome):
+            # What is left of the refused tile as the players take it away
+            # (a half still in view as the hand lifts it): already said, and
+            # no new move (simulated BITS 873: "half a tile outside the grid"
+            # shouted after a refused mid-air tile, then the next tile
+            # refused for it as a second one).
+            return events
         if self.pending is not None:
             self.table.clear_alerts(self._alert_scope())
             self.pending = None
@@ -1353,6 +1364,21 @@ class BoardTracker:
         self.stale = {(r, c) for r, c in self.stale if before_known[r][c] == self.referee.empty}
         self.sync(t)
         return events
+
+    def _part_of_refused(self, outcome: Outcome) -> bool:
+        """Whether the cells ``outcome`` adds to the game's board are some,
+        not all, of the refused tile's, each still reading as it did."""
+        pending = self.pending
+        if pending is None or pending.kind != "illegal" or self.known is None:
+            return False
+        empty = self.referee.empty
+        refused = set(new_cells(self.known, list(pending.rows), empty))
+        cells = new_cells(self.known, list(outcome.rows), empty)
+        return (
+            0 < len(cells) < len(refused)
+            and all(cell in refused for cell in cells)
+            and all(outcome.rows[r][c] == pending.rows[r][c] for r, c in cells)
+        )
 
     def _unmask(self, rows: list[str]) -> list[str]:
         """The physical board: stale tiles are still there."""

@@ -107,6 +107,21 @@ def test_a_tile_in_mid_air_is_refused_once_and_cleared_when_taken_out(table):
     assert table.alerts() == []
 
 
+def test_half_of_a_refused_tile_still_in_view_as_it_is_taken_away_is_no_new_move(table):
+    # Simulated BITS 873: a tile refused in mid-air, lifted out; one half
+    # still in view (the hand holding it over the ramp) read as a lone
+    # cell and was refused again as "half a tile outside the grid", and the
+    # next tile then as a second one.
+    tracker = bits(table)
+    tile = start_tile(table)
+    floating = [*EMPTY6[:3], tile + "....", *EMPTY6[4:]]
+    tracker.observe(observe(floating), changed=_mask(floating, EMPTY6))
+    half = [*EMPTY6[:3], "." + tile[1] + "....", *EMPTY6[4:]]
+    assert tracker.observe(observe(half), changed=_mask(half, floating)) == []
+    assert [a["reason"] for a in table.alerts()] == ["mid_air"]  # the one refusal stands
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
 def test_the_cards_tile_settles_a_near_tie(table):
     tracker = bits(table)
     tile = start_tile(table)  # a double, e.g. "RR"
@@ -1372,7 +1387,9 @@ def test_a_refused_tile_taken_off_half_read_as_the_cards_tile_is_asked_about(tab
     assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
-def _neutral_seen_afresh(table: Table, print_distance: float) -> tuple[list, list[str]]:
+def _neutral_seen_afresh(
+    table: Table, print_distance: float
+) -> tuple[list, list[str], BoardTracker]:
     """The starting tile recorded on the floor at the left; then, on a look
     with no sign of what changed (after a knock), a grey double read surely
     on the floor beside it, ``print_distance`` from the print's colour."""
@@ -1382,19 +1399,36 @@ def _neutral_seen_afresh(table: Table, print_distance: float) -> tuple[list, lis
     after = [*EMPTY6[:5], start[5][:2] + "NN.."]
     obs = observe(after)
     obs.distance[5, 2:4, BITS.index(".")] = print_distance
-    return tracker.observe(obs, changed=None), start
+    return tracker.observe(obs, changed=None), start, tracker
 
 
-def test_a_neutral_tile_read_near_the_print_after_a_knock_is_not_recorded(table):
+def test_a_neutral_tile_read_near_the_print_after_a_knock_is_asked_about(table):
     # Simulated BITS 652: after a knock, a slate print under a lamp's glare
-    # read as a grey double. The neutral tile is not the card's: seen afresh
-    # and near the print's colour, it is believed there but not judged.
-    events, start = _neutral_seen_afresh(table, print_distance=12.0)
-    assert events == []
+    # read as a grey double; simulated BITS 858: the grey double really put
+    # down as the lamp came on, read near an ivory print. The neutral tile
+    # is not the card's, and the look cannot tell them apart: not recorded,
+    # the players are asked (let pass, the game stayed a card behind and
+    # the next tile was refused as the wrong one).
+    events, start, _ = _neutral_seen_afresh(table, print_distance=12.0)
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[5, 2], [5, 3]])]
+    assert all("N" in c and "." in c for c in events[0]["candidates"])
     assert table.game.view()["players"][0]["board"] == start
 
 
+def test_the_print_the_players_say_is_empty_is_not_recorded(table):
+    events, start, tracker = _neutral_seen_afresh(table, print_distance=12.0)
+    assert tracker.confirm(events[0]["alert"], [".", "."]) == []
+    assert table.game.view()["players"][0]["board"] == start
+
+
+def test_the_grey_double_the_players_confirm_is_recorded(table):
+    events, start, tracker = _neutral_seen_afresh(table, print_distance=12.0)
+    answered = tracker.confirm(events[0]["alert"], ["N", "N"])
+    assert [(e["type"], e.get("codes")) for e in answered] == [("placed", "NN")]
+    assert table.game.view()["players"][0]["board"] == [*start[:5], start[5][:2] + "NN.."]
+
+
 def test_a_neutral_tile_read_far_from_the_print_after_a_knock_is_recorded(table):
-    events, start = _neutral_seen_afresh(table, print_distance=40.0)
+    events, start, _ = _neutral_seen_afresh(table, print_distance=40.0)
     assert [(e["type"], e.get("codes")) for e in events] == [("placed", "NN")]
     assert table.game.view()["players"][0]["board"] == [*start[:5], start[5][:2] + "NN.."]
