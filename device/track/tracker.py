@@ -1367,17 +1367,16 @@ class BoardTracker:
 
     def _part_of_refused(self, outcome: Outcome) -> bool:
         """Whether the cells ``outcome`` adds to the game's board are some,
-        not all, of the refused tile's, each still reading as it did."""
+        not all, of the refused tile's, each still reading as it did (a
+        cell reading as the refused board does is one of its new cells)."""
         pending = self.pending
         if pending is None or pending.kind != "illegal" or self.known is None:
             return False
         empty = self.referee.empty
-        refused = set(new_cells(self.known, list(pending.rows), empty))
+        refused = new_cells(self.known, list(pending.rows), empty)
         cells = new_cells(self.known, list(outcome.rows), empty)
-        return (
-            0 < len(cells) < len(refused)
-            and all(cell in refused for cell in cells)
-            and all(outcome.rows[r][c] == pending.rows[r][c] for r, c in cells)
+        return 0 < len(cells) < len(refused) and all(
+            outcome.rows[r][c] == pending.rows[r][c] for r, c in cells
         )
 
     def _unmask(self, rows: list[str]) -> list[str]:
