@@ -63,6 +63,11 @@ TEXTURE_RATIO = 2.5
 # out, its colour a few per cent off the print's).
 WEAK_TEXTURE_RATIO = 1.6
 WEAK_SHARE = 0.5
+# Or both halves of a tile: two edge-joined cells whose texture grew (or
+# shrank) together by WEAK_TEXTURE_RATIO, after the light's own gain there.
+# A tile with symbols on a print that is textured itself (a slate board's
+# marks, where the flattest cells carry print and the noise floor added is
+# large): each half alone is only a weak sign, the two together a tile.
 # Pixels darker than this (levels) say little about an exposure step.
 GAIN_FLOOR = 16.0
 # A robust weight function's scale: residuals this many times the typical
@@ -208,29 +213,54 @@ def texture_changes(
     current: np.ndarray,
     residual: np.ndarray | None = None,
     limit: float = np.inf,
+    gain: np.ndarray | None = None,
 ) -> np.ndarray:
     """Cells (rows, cols) bool whose texture (:func:`cell_texture`) grew or
     shrank by more than :data:`TEXTURE_RATIO`: a symbol came or went; or by
     more than :data:`WEAK_TEXTURE_RATIO` where the colour's ``residual``
     (:class:`LightFit`) is also over :data:`WEAK_SHARE` of ``limit`` (the
-    residual that alone is a change). The flattest quarter of the cells
-    says what noise looks like, and twice that (at least
-    :data:`TEXTURE_FLOOR`) is added before comparing, so noise on a flat
-    print is no change. A lamp scales texture with the light, by less than
-    the ratio."""
+    residual that alone is a change), or where an edge-joined cell's grew
+    (or shrank) as much too (a tile's two halves; ``gain`` (rows, cols):
+    the light's gain per cell, divided out first, default none). The
+    flattest quarter of the cells says what noise looks like, and twice
+    that (at least :data:`TEXTURE_FLOOR`) is added before comparing, so
+    noise on a flat print is no change. A lamp scales texture with the
+    light, by less than the ratio."""
     ratio = _texture_ratio(reference, current)
     changed: np.ndarray = ratio > np.log(TEXTURE_RATIO)
     if residual is not None:
         changed |= (ratio > np.log(WEAK_TEXTURE_RATIO)) & (residual > WEAK_SHARE * limit)
+    # Only cells away from any clear change pair up: beside a tile that
+    # clearly came, a cell's texture may grow from that tile's edge or
+    # shadow (a standing tile seen from below it), and the other half of a
+    # clear tile is a faint change for the rules (faint_beside), not a drop.
+    clear = changed | (residual > limit) if residual is not None else changed
+    free = ~clear & ~_beside(clear)
+    lit = current if gain is None else current / np.maximum(gain, 1e-6)
+    growth = _texture_ratio(reference, lit, signed=True)
+    for sign in (1.0, -1.0):
+        weak = (sign * growth > np.log(WEAK_TEXTURE_RATIO)) & free
+        changed = changed | (weak & _beside(weak))
     return changed
 
 
-def _texture_ratio(reference: np.ndarray, current: np.ndarray) -> np.ndarray:
-    """|log| of each cell's texture growth, over the board's noise (see
-    :func:`texture_changes`)."""
+def _beside(cells: np.ndarray) -> np.ndarray:
+    """Cells (rows, cols) bool sharing a side with one of ``cells``."""
+    near = np.zeros_like(cells)
+    near[1:] |= cells[:-1]
+    near[:-1] |= cells[1:]
+    near[:, 1:] |= cells[:, :-1]
+    near[:, :-1] |= cells[:, 1:]
+    return near
+
+
+def _texture_ratio(reference: np.ndarray, current: np.ndarray, signed: bool = False) -> np.ndarray:
+    """|log| of each cell's texture growth (the log itself when ``signed``),
+    over the board's noise (see :func:`texture_changes`)."""
     noise = float(np.percentile(np.minimum(reference, current), 25))
     floor = 2 * max(noise, TEXTURE_FLOOR)
-    return np.asarray(np.abs(np.log((current + floor) / (reference + floor))))
+    growth = np.log((current + floor) / (reference + floor))
+    return np.asarray(growth if signed else np.abs(growth))
 
 
 def faint_beside(
@@ -258,12 +288,7 @@ def faint_beside(
     weak = (_texture_ratio(reference, current) > np.log(WEAK_TEXTURE_RATIO)) | (
         residual > WEAK_SHARE * limit
     )
-    near = np.zeros_like(changed)
-    near[1:] |= changed[:-1]
-    near[:-1] |= changed[1:]
-    near[:, 1:] |= changed[:, :-1]
-    near[:, :-1] |= changed[:, 1:]
-    return np.asarray(near & weak & ~changed)
+    return np.asarray(_beside(changed) & weak & ~changed)
 
 
 @dataclass(frozen=True)

@@ -380,7 +380,8 @@ class BoardWatch:
         # A black tile on the dark print may match it in colour, mean and
         # median alike; its symbol still changes the cell's texture.
         ref_tex, now_tex = self._reference.texture, now.texture
-        inner |= texture_changes(ref_tex, now_tex, light.residual, limit)[
+        gain = np.exp(light.field[..., :3].mean(axis=-1))  # of the means
+        inner |= texture_changes(ref_tex, now_tex, light.residual, limit, gain)[
             m : m + self.rows, m : m + self.cols
         ]
         if not inner.any():

@@ -227,3 +227,38 @@ def test_one_weak_sign_beside_a_clear_change_is_a_faint_change():
     residual[1, 4] = 0.03  # noise beside the change: under half the limit
     faint = faint_beside(changed, texture, texture, residual, limit=0.12)
     assert np.argwhere(faint).tolist() == [[0, 3]]
+
+
+def test_both_halves_of_a_tile_gaining_texture_together_are_a_change():
+    # Simulated BITS 904 (slate print, its marks give the flattest cells a
+    # texture of ~7 levels, so the noise floor added is 14): a black double
+    # with symbols dropped on the dark print; each half's texture grew from
+    # 11 to 29 levels, (29 + 14) / (11 + 14) = 1.7, under the 2.5 that alone
+    # is a change, and its colour moved by 5 % (under half the 12 % limit).
+    # The two halves together are a tile; one such cell alone is not.
+    reference = np.full((8, 8), 7.0)
+    current = np.full((8, 8), 7.0)
+    residual = np.full((8, 8), 0.05)
+    reference[4, 5:7], current[4, 5:7] = 11.0, 29.0  # the double, lying
+    reference[1, 1], current[1, 1] = 11.0, 29.0  # one cell alone
+    # Beside a tile that clearly came (BITS 313: a standing tile's edge,
+    # seen from below, over the cell above it) texture grows without a drop:
+    # no pair there.
+    residual[7, 2] = 0.3
+    reference[6, 2:4], current[6, 2:4] = 11.0, 29.0
+    changed = texture_changes(reference, current, residual, limit=0.12)
+    assert np.argwhere(changed).tolist() == [[4, 5], [4, 6]]
+
+
+def test_a_lamp_raising_texture_in_one_corner_is_no_pair_of_halves():
+    # A lamp close by, 2.5 times the light over a corner of the board,
+    # scales the texture there with it: the light's own gain is divided out,
+    # no tile.
+    reference = np.full((8, 8), 7.0)
+    reference[:3, :3] = 11.0
+    gain = np.ones((8, 8))
+    gain[:3, :3] = 2.5
+    current = reference * gain
+    residual = np.full((8, 8), 0.02)
+    assert texture_changes(reference, current, residual, limit=0.12).any()  # the gain ignored
+    assert not texture_changes(reference, current, residual, limit=0.12, gain=gain).any()

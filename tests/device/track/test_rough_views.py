@@ -197,3 +197,14 @@ def test_the_camera_keeps_watching_after_the_last_card():
 
     result = run_game("lits", 3, moves=2)
     assert result.seconds >= sim_game("lits", 3, 2).duration + AFTER_GAME_S - 0.2
+
+
+def test_a_black_double_with_symbols_on_a_slate_print_is_seen_by_both_halves():
+    # BITS table 904: a slate print, whose marks give even its flattest
+    # cells some texture. A black double (74.1 s) changed the colour of its
+    # cells by 5 % and each half's texture by a ratio of 1.7: each a weak
+    # sign, short of a change alone, and the drop was missed (the next tile,
+    # a mid-air one, was judged against the wrong card). Both halves of a
+    # tile changed together: that is a drop.
+    result = played("bits", 904, 20)
+    assert result.right == result.placements == 20, result.problems
