@@ -334,11 +334,15 @@ class BoardTracker:
                         unsure[cell] = self._unsure[cell]
                     continue
                 if changed is not None and cell in self.stale:
-                    if obs.sure[r, c] and str(obs.codes[r, c]) == was:
-                        # Still clearly its colour: the old tile under
-                        # another light (a lamp, a hand's shadow as the
-                        # round is swept), or a tile put down where the
-                        # print was misread as its colour (below).
+                    likeliest = str(obs.codes[r, c]) if obs.sure[r, c] else obs.candidates[r][c][0]
+                    if likeliest == was:
+                        # Still its colour, clearly or likeliest of a few:
+                        # the old tile under another light (a lamp, a hand's
+                        # shadow as the round is swept), or a tile put down
+                        # where the print was misread as its colour (below).
+                        # (Simulated BITS 953: an old black half, read black
+                        # or the print, taken for gone; the card's black
+                        # double was then "dropped" onto the old tile.)
                         self._restless.add(cell)
                     else:
                         self.stale.discard(cell)  # the old tile was moved or taken

@@ -105,6 +105,11 @@ FLOOR_LOOKS = 100
 FLOOR_PERCENTILE = 25
 FLOOR_MIN_LOOKS = 20
 FLOOR_TIMES = 2.0
+# When more than this share of the board's cells changed in one look (a
+# round swept off), the lamp's highlight is looked for again: it was
+# measured on the surfaces that lay there (glossy tiles shine, the print
+# much less).
+SURFACES_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -388,6 +393,10 @@ class BoardWatch:
             self._reference = now  # follow slow drift; nothing to judge
             self._keep_view(image)
             return events
+        if inner.sum() > SURFACES_SHARE * inner.size:
+            # Simulated BITS 954: the sheen fitted over a full ramp of tiles,
+            # taken off the bare print, left it black.
+            self._forget_highlight()
         # Under new light the per-cell change is a guess: read the whole board
         # the careful way (a cell keeps its code unless clearly something else).
         self._changed = None if self._new_light else inner

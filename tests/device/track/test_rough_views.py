@@ -208,3 +208,14 @@ def test_a_black_double_with_symbols_on_a_slate_print_is_seen_by_both_halves():
     # tile changed together: that is a drop.
     result = played("bits", 904, 20)
     assert result.right == result.placements == 20, result.problems
+
+
+def test_a_ramp_swept_under_a_lamps_sheen_is_read_without_the_tiles_sheen():
+    # BITS table 954: the lamp's highlight was fitted over a ramp full of
+    # glossy tiles (a broad sheen, ~100 levels at its peak). Once the round
+    # was swept off (131 s), that sheen taken off the bare print left it
+    # black: the empty ramp read as 36 black cells, and round 3's tiles
+    # were all missed. Most of the board changed at once: the highlight is
+    # looked for again.
+    result = played("bits", 954, 33)
+    assert result.right == result.placements == 33, result.problems

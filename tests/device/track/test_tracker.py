@@ -1432,3 +1432,21 @@ def test_a_neutral_tile_read_far_from_the_print_after_a_knock_is_recorded(table)
     events, start, _ = _neutral_seen_afresh(table, print_distance=40.0)
     assert [(e["type"], e.get("codes")) for e in events] == [("placed", "NN")]
     assert table.game.view()["players"][0]["board"] == [*start[:5], start[5][:2] + "NN.."]
+
+
+def test_an_old_tile_half_read_unsure_but_likeliest_its_colour_stays_old(table):
+    # The starting tile recorded, then taken back by the game (undone, as a
+    # round ends) while it still lies there, and the game waits for that
+    # very tile again. One of its cells changes in look (a hand's shadow as
+    # the ramp is about to be swept) and reads unsure, likeliest still its
+    # colour, else the print. That is the old tile, not one taken away and
+    # the game's tile dropped in its place by half a look (simulated BITS
+    # 953: the card's black double "placed" on the old black tile).
+    tracker, first, _ = _undone(table)
+    tile = first[5][:2]
+    shaded = np.zeros((6, 6), bool)
+    shaded[5, 0] = True
+    doubt = {(5, 0): tile[0] + "."}
+    assert tracker.observe(observe(first, unsure=doubt), changed=shaded) == []
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+    assert tracker.stale == {(5, 0), (5, 1)}
