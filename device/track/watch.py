@@ -106,10 +106,14 @@ FLOOR_PERCENTILE = 25
 FLOOR_MIN_LOOKS = 20
 FLOOR_TIMES = 2.0
 # When more than this share of the board's cells changed in one look (a
-# round swept off), the lamp's highlight is looked for again: it was
-# measured on the surfaces that lay there (glossy tiles shine, the print
-# much less).
+# round swept off) and the reading then leaves more than UNEXPLAINED_SHARE
+# of them unsure, the lamp's highlight is looked for again, and the reading
+# that leaves fewer cells unsure kept: it was measured on the surfaces that
+# lay there (glossy tiles may shine more than the print). A cell or two
+# unsure is no reason: a highlight found afresh on a bare print may read
+# its sheen as grey tiles, surely.
 SURFACES_SHARE = 0.5
+UNEXPLAINED_SHARE = 0.25
 
 
 @dataclass(frozen=True)
@@ -235,6 +239,7 @@ class BoardWatch:
         # first look and under a new light, then taken off every read.
         self.highlight: Highlight | None = None
         self._look_for_highlight = True
+        self._doubt_highlight = False  # look for it again, keep the surer (SURFACES_SHARE)
         self._scales: deque[float] = deque(maxlen=FLOOR_LOOKS)  # the ring fit's recent scales
 
     def learn_reading(
@@ -393,10 +398,11 @@ class BoardWatch:
             self._reference = now  # follow slow drift; nothing to judge
             self._keep_view(image)
             return events
-        if inner.sum() > SURFACES_SHARE * inner.size:
+        if inner.sum() > SURFACES_SHARE * inner.size and self.highlight is not None:
             # Simulated BITS 954: the sheen fitted over a full ramp of tiles,
-            # taken off the bare print, left it black.
-            self._forget_highlight()
+            # taken off the bare print, left it black. (Under another lamp
+            # the print shines as the tiles did, 961: the old one is kept.)
+            self._doubt_highlight = True
         # Under new light the per-cell change is a guess: read the whole board
         # the careful way (a cell keeps its code unless clearly something else).
         self._changed = None if self._new_light else inner
@@ -447,6 +453,22 @@ class BoardWatch:
             look_for_highlight=self._look_for_highlight,
             expected=self._expected(),
         )
+        if (
+            self._doubt_highlight
+            and not self._look_for_highlight
+            and len(reading.unsure()) > UNEXPLAINED_SHARE * reading.codes.size
+        ):
+            again = read_board(
+                image,
+                self.fit,
+                self.profile.palette,
+                self.gains,
+                look_for_highlight=True,
+                expected=self._expected(),
+            )
+            if len(again.unsure()) < len(reading.unsure()):
+                reading, self.highlight = again, again.highlight
+        self._doubt_highlight = False
         if self._look_for_highlight:
             self.highlight, self._look_for_highlight = reading.highlight, False
         self.reads += 1
@@ -674,6 +696,7 @@ class BoardWatch:
         """Look for the lamp's highlight again on the next read (the view,
         the way up or the light changed)."""
         self.highlight, self._look_for_highlight = None, True
+        self._doubt_highlight = False
 
     def _arm_across(self, cells: np.ndarray, t: float) -> bool:
         """Whether something still lies across the ring (``cells``: this
