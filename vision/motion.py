@@ -61,13 +61,13 @@ TEXTURE_RATIO = 2.5
 # ratio where the colour also moved by this share of the caller's limit (a
 # black tile under a lamp's glare on a dark print: its symbol half washed
 # out, its colour a few per cent off the print's).
-WEAK_TEXTURE_RATIO = 1.6
-WEAK_SHARE = 0.5
 # Or both halves of a tile: two edge-joined cells whose texture grew (or
 # shrank) together by WEAK_TEXTURE_RATIO, after the light's own gain there.
 # A tile with symbols on a print that is textured itself (a slate board's
 # marks, where the flattest cells carry print and the noise floor added is
 # large): each half alone is only a weak sign, the two together a tile.
+WEAK_TEXTURE_RATIO = 1.6
+WEAK_SHARE = 0.5
 # Pixels darker than this (levels) say little about an exposure step.
 GAIN_FLOOR = 16.0
 # A robust weight function's scale: residuals this many times the typical
@@ -234,7 +234,7 @@ def texture_changes(
     # clearly came, a cell's texture may grow from that tile's edge or
     # shadow (a standing tile seen from below it), and the other half of a
     # clear tile is a faint change for the rules (faint_beside), not a drop.
-    clear = changed | (residual > limit) if residual is not None else changed
+    clear = changed if residual is None else changed | (residual > limit)
     free = ~clear & ~_beside(clear)
     lit = current if gain is None else current / np.maximum(gain, 1e-6)
     growth = _texture_ratio(reference, lit, signed=True)
