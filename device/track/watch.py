@@ -444,6 +444,7 @@ class BoardWatch:
         needed = s.votes - len(self._readings)
         if still + (needed - 1) * self._dt < s.gate.settle_s - 1e-6:
             return []
+        expected = self._expected()
         reading = read_board(
             image,
             self.fit,
@@ -451,7 +452,7 @@ class BoardWatch:
             self.gains,
             highlight=self.highlight,
             look_for_highlight=self._look_for_highlight,
-            expected=self._expected(),
+            expected=expected,
         )
         if (
             self._doubt_highlight
@@ -464,7 +465,7 @@ class BoardWatch:
                 self.profile.palette,
                 self.gains,
                 look_for_highlight=True,
-                expected=self._expected(),
+                expected=expected,
             )
             if len(again.unsure()) < len(reading.unsure()):
                 reading, self.highlight = again, again.highlight
