@@ -37,7 +37,7 @@ class FixError(ValueError):
 
 def propose(rectified_bgr: np.ndarray, rows: int, cols: int, palette: Palette) -> Reading:
     """The board as read with no calibration: what the user is asked to confirm."""
-    return read_cells(rectified_bgr, rows, cols, palette, fit=True)
+    return read_cells(rectified_bgr, rows, cols, palette, fit=True, bounds=True)
 
 
 def parse_fixes(text: str, rows: int, cols: int, alphabet: str) -> dict[tuple[int, int], str]:

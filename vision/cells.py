@@ -196,6 +196,18 @@ def cell_features(
     return srgb_to_linear(bgr[..., ::-1] / 255.0), printed
 
 
+# A cell channel is a lower bound (the highlight's spot taken off a clipped
+# channel, see vision.glare.take_off) when this share of its patch is.
+BOUND_SHARE = 0.5
+
+
+def bound_channels(bound: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> np.ndarray:
+    """Which cell channels (rows, cols, 3) bool, R G B as :func:`cell_features`,
+    are lower bounds, from the board's per-pixel ``bound`` (h, w, 3) BGR mask."""
+    share = sample_patches(bound.astype(np.uint8), rows, cols, inset).mean(axis=-2)
+    return np.asarray(share[..., ::-1] >= BOUND_SHARE)
+
+
 def cell_linear(rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> np.ndarray:
     """Robust linear-light RGB (R, G, B order, 0..1) of every cell: (rows, cols, 3).
 

@@ -288,16 +288,45 @@ def _two_widths(
 def remove_highlight(
     board: np.ndarray, highlight: Highlight | None, rows: int, cols: int
 ) -> np.ndarray:
-    """The rectified board (BGR uint8) with the highlight subtracted."""
+    """The rectified board (BGR uint8) with the highlight subtracted. A
+    pixel clipped in any channel lost how bright it was: taking the spot
+    off would leave a dark hole. It stays as it was, a highlight that the
+    cell's own statistics drop (brighter than the cell in every channel)
+    or, where it covers the cell, a colour the reader doubts (see
+    :func:`take_off` for reading its other channels)."""
     if highlight is None:
         return board
     h, w = board.shape[:2]
     spot = highlight.drawn(h, w, rows, cols)
     clean = np.clip(board.astype(np.float32) - spot, 0, 255).astype(np.uint8)
-    # A clipped pixel lost how bright it was: taking the spot off would
-    # leave a dark hole. It stays as it was, a highlight that the cell's own
-    # statistics drop (brighter than the cell in every channel) or, where
-    # it covers the cell, a colour the reader doubts.
     clipped = (board >= CLIPPED).any(axis=-1)
     clean[clipped] = board[clipped]
     return np.asarray(clean)
+
+
+def take_off(
+    board: np.ndarray, highlight: Highlight | None, rows: int, cols: int
+) -> tuple[np.ndarray, np.ndarray | None]:
+    """The rectified board (BGR uint8) with the highlight subtracted, and
+    which of its channels (h, w, 3) bool are only lower bounds (None: none).
+
+    A pixel clipped in every channel lost its colour too: taking the spot
+    off would leave a grey hole. It stays as it was, a highlight that the
+    cell's own statistics drop (brighter than the cell in every channel)
+    or, where it covers the cell, a colour the reader doubts. A pixel
+    clipped in some channels still measures the others: a red tile under
+    the lamp clips red while green and blue, with the spot off, are red's
+    own (BITS tuning table 3038: the whole cell had been left white, read
+    grey). Its clipped channel says only that the tile is at least full
+    scale less the spot there: that is its value, marked a lower bound.
+    """
+    if highlight is None:
+        return board, None
+    h, w = board.shape[:2]
+    spot = highlight.drawn(h, w, rows, cols)
+    clean = np.clip(board.astype(np.float32) - spot, 0, 255).astype(np.uint8)
+    each = np.asarray(board >= CLIPPED)
+    every = np.asarray(each.all(axis=-1))
+    clean[every] = board[every]
+    bound = each & ~every[..., None]
+    return np.asarray(clean), (bound if bound.any() else None)

@@ -101,6 +101,7 @@ def read_photo(
         fit=fit_palette,
         look_for_highlight=True,
         around=around,
+        bounds=True,
     )
     if not fit_palette and _unexplained(reading):
         # The light is not what the profile knew (a lamp switched on since):
@@ -116,6 +117,7 @@ def read_photo(
             highlight=reading.highlight,
             look_for_highlight=False,
             around=around,
+            bounds=True,
         )
         if len(refit.unsure()) < len(reading.unsure()):
             reading = refit

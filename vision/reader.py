@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.cells import cell_features
+from vision.cells import bound_channels, cell_features
 from vision.classify import (
     LINE_PENALTY,
     LINES_TWO,
@@ -39,7 +39,7 @@ from vision.classify import (
 )
 from vision.colour import linear_to_lab
 from vision.constancy import START_SPREADS, balance
-from vision.glare import Highlight, find_highlight, remove_highlight
+from vision.glare import Highlight, find_highlight, remove_highlight, take_off
 from vision.lines import MARGIN, MIN_SIDES, Lines, empty_pairs, line_evidence, margin_px
 from vision.palette import Palette
 from vision.palette_fit import fit_palette
@@ -105,6 +105,7 @@ def read_cells(
     look_for_highlight: bool | None = None,
     around: np.ndarray | None = None,
     expected: Sequence[str] | None = None,
+    bounds: bool = False,
 ) -> Reading:
     """Read a rectified board (BGR uint8, borders = the grid's outer edges).
 
@@ -128,12 +129,21 @@ def read_cells(
     codes, a code outside the palette, e.g. ``?``, where it does not know):
     it only decides the light when the cells alone leave it open (see
     :func:`vision.constancy.frame_cost`); every cell is still read as it looks.
+    ``bounds``: a channel the sensor clipped, the highlight taken off, is
+    read as a lower bound (:func:`vision.glare.take_off`); else a pixel
+    clipped in any channel is left as it was. For a single photo: on the
+    tuning tables it read 9 more boards of 400 right, while frames of play,
+    whose cells the tracker also judges from how they change, read worse
+    with it (simulated BITS games 954 and 961: a false verdict each).
     """
     look = fit if look_for_highlight is None else look_for_highlight
     known_codes = _indices(expected, palette, rows, cols)
     if highlight is None and look and not any(palette.symbols):
         highlight = find_highlight(rectified_bgr, rows, cols)
-    rectified_bgr = remove_highlight(rectified_bgr, highlight, rows, cols)
+    if bounds:
+        rectified_bgr, bound = take_off(rectified_bgr, highlight, rows, cols)
+    else:
+        rectified_bgr, bound = remove_highlight(rectified_bgr, highlight, rows, cols), None
     margin = around is not None
     symbols = None
     if any(palette.symbols):
@@ -145,6 +155,10 @@ def read_cells(
     if shows is not None:
         printed = np.maximum(printed, np.where(shows, 1.0, 0.0))
     clipped = clipped_channels(linear)
+    if bound is not None:
+        # What the highlight's spot left of a clipped channel is a lower
+        # bound, as a clipped channel is: matched the same way.
+        clipped = clipped | bound_channels(bound, rows, cols, inset)
     if not shading:
         field = np.ones((rows, cols))
     elif field is None:
@@ -182,7 +196,7 @@ def read_cells(
         # slipped (the board taken for black tiles).
         if fit or _doubtful(start, seen):
             empty = _thought_empty(start, seen)
-            seen_lines = _for_lines(rectified_bgr, around, highlight, rows, cols)
+            seen_lines = _for_lines(rectified_bgr, around, highlight, rows, cols, bounds)
             lines = line_evidence(seen_lines, rows, cols, empty=empty, sparse=fit, margin=margin)
     used_gains, used_palette, m = _read_colours(
         linear, clipped, printed, palette, gains, fit, lines, known, known_codes
@@ -345,17 +359,22 @@ def _for_lines(
     highlight: Highlight | None,
     rows: int,
     cols: int,
+    bounds: bool = False,
 ) -> np.ndarray:
     """The image the printed lines are judged on: ``around`` when given
-    (the board with its margin), with the highlight taken off it too; else
-    ``board`` (its highlight already off). Made only when the lines are
-    looked at: most frames of play never do."""
+    (the board with its margin), with the highlight taken off it too (as
+    the cells were: ``bounds``, see :func:`read_cells`); else ``board``
+    (its highlight already off). Made only when the lines are looked at:
+    most frames of play never do."""
     if around is None:
         return board
     edge = margin_px(round(around.shape[0] / (rows + 2 * MARGIN)))
     out = around.copy()
-    out[edge:-edge, edge:-edge] = remove_highlight(
-        around[edge:-edge, edge:-edge], highlight, rows, cols
+    inner = around[edge:-edge, edge:-edge]
+    out[edge:-edge, edge:-edge] = (
+        take_off(inner, highlight, rows, cols)[0]
+        if bounds
+        else remove_highlight(inner, highlight, rows, cols)
     )
     return out
 

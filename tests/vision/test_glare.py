@@ -8,7 +8,7 @@ import numpy as np
 
 from calibration.palette import load_palette
 from tests.vision.synth import render_board
-from vision.glare import find_highlight, remove_highlight
+from vision.glare import find_highlight, remove_highlight, take_off
 from vision.reader import read_cells
 
 BITS = load_palette("bits")
@@ -58,8 +58,7 @@ def test_a_board_without_a_highlight_is_left_alone():
 def test_a_single_photo_under_a_highlight_reads_every_cell_right():
     # A highlight over the red and black tiles of the bottom rows (90 levels
     # at its peak, clipped on the board): found, taken off, every cell
-    # right; the next frame reuses it. (Stronger still, 110 levels and up,
-    # its core clips most of the red tile and that cell is lost.)
+    # right; the next frame reuses it.
     board = render_board(BOARD, BITS, cell_px=PX, seed=3)
     shiny = shine(board, x=1.6, y=3.6, sigma=1.2, peak=90.0)
     first = read_cells(shiny, 6, 6, BITS, fit=True)
@@ -69,6 +68,42 @@ def test_a_single_photo_under_a_highlight_reads_every_cell_right():
     again = read_cells(shiny, 6, 6, BITS, gains=first.gains, highlight=first.highlight)
     assert again.highlight is first.highlight
     assert again.rows == BOARD
+
+
+def test_a_red_tile_whose_red_the_lamp_clips_still_reads_red():
+    # A highlight whose core clips the red tile's red channel (130 and 170
+    # levels at its peak) while its green and blue still measure: with the
+    # spot off those two are red's own, and the clipped red says only "at
+    # least this bright". The cell used to be left as the lamp washed it,
+    # pale pink, and was read as the board (BITS tuning table 3038).
+    board = render_board(BOARD, BITS, cell_px=PX, seed=3)
+    for peak in (130.0, 170.0):
+        shiny = shine(board, x=1.6, y=3.6, sigma=1.2, peak=peak)
+        reading = read_cells(shiny, 6, 6, BITS, fit=True, bounds=True)
+        assert reading.highlight is not None
+        assert reading.rows == BOARD, peak
+    # Without the bound (as frames of play are read) the red tile under
+    # the lamp's core is lost.
+    shiny = shine(board, x=1.6, y=3.6, sigma=1.2, peak=130.0)
+    assert read_cells(shiny, 6, 6, BITS, fit=True).codes[3, 1] != "R"
+
+
+def test_taking_the_spot_off_marks_clipped_channels_as_lower_bounds():
+    # One pixel clipped in red only, one in every channel, one not at all,
+    # under a flat 60-level spot: the first keeps red as full scale less
+    # the spot and marks it a bound; the second, its colour lost, stays as
+    # it was, unmarked (the cell's statistics drop it as glare).
+    from vision.glare import Highlight
+
+    board = np.array([[[40, 90, 255], [255, 255, 255], [40, 90, 200]]], np.uint8)
+    flat = Highlight(1.5, 0.5, (1e6,), np.array([[60.0, 60.0, 60.0]]), 1.0)
+    clean, bound = take_off(board, flat, 1, 3)
+    assert clean[0, 0].tolist() == [0, 30, 195]
+    assert clean[0, 1].tolist() == [255, 255, 255]
+    assert clean[0, 2].tolist() == [0, 30, 140]
+    assert bound is not None
+    assert bound[0].tolist() == [[False, False, True], [False, False, False], [False] * 3]
+    assert take_off(board, None, 1, 3) == (board, None)
 
 
 def test_rendered_frames_with_strong_glare_read_better_with_the_highlight_taken_off(monkeypatch):
