@@ -296,9 +296,7 @@ def remove_highlight(
     :func:`take_off` for reading its other channels)."""
     if highlight is None:
         return board
-    h, w = board.shape[:2]
-    spot = highlight.drawn(h, w, rows, cols)
-    clean = np.clip(board.astype(np.float32) - spot, 0, 255).astype(np.uint8)
+    clean = _without_spot(board, highlight, rows, cols)
     clipped = (board >= CLIPPED).any(axis=-1)
     clean[clipped] = board[clipped]
     return np.asarray(clean)
@@ -322,11 +320,15 @@ def take_off(
     """
     if highlight is None:
         return board, None
-    h, w = board.shape[:2]
-    spot = highlight.drawn(h, w, rows, cols)
-    clean = np.clip(board.astype(np.float32) - spot, 0, 255).astype(np.uint8)
+    clean = _without_spot(board, highlight, rows, cols)
     each = np.asarray(board >= CLIPPED)
     every = np.asarray(each.all(axis=-1))
     clean[every] = board[every]
     bound = each & ~every[..., None]
     return np.asarray(clean), (bound if bound.any() else None)
+
+
+def _without_spot(board: np.ndarray, highlight: Highlight, rows: int, cols: int) -> np.ndarray:
+    """``board`` (BGR uint8) less the spot drawn at its size, clipped to 0..255."""
+    spot = highlight.drawn(board.shape[0], board.shape[1], rows, cols)
+    return np.asarray(np.clip(board.astype(np.float32) - spot, 0, 255).astype(np.uint8))

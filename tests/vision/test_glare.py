@@ -103,7 +103,8 @@ def test_taking_the_spot_off_marks_clipped_channels_as_lower_bounds():
     assert clean[0, 2].tolist() == [0, 30, 140]
     assert bound is not None
     assert bound[0].tolist() == [[False, False, True], [False, False, False], [False] * 3]
-    assert take_off(board, None, 1, 3) == (board, None)
+    same, none = take_off(board, None, 1, 3)
+    assert same is board and none is None
 
 
 def test_rendered_frames_with_strong_glare_read_better_with_the_highlight_taken_off(monkeypatch):
