@@ -55,6 +55,15 @@ LINE_PENALTY = 18.0
 # Share of it for "no line" on a cell walled in by tiles, which hides an
 # empty hole's lines as well as a tile's.
 WALLED_SHARE = 0.5
+# Colour alone settles board or tile for a cell that sits in its colour's
+# group (GROUP_MIN cells or more), within TYPICAL robust spreads (median
+# absolute deviation, at least GROUP_SPREAD_FLOOR score units) of the
+# group's median distance, with the other side SEPARATE spreads beyond it
+# (see settled_by_colour).
+GROUP_MIN = 3
+GROUP_SPREAD_FLOOR = 0.5
+TYPICAL = 3.0
+SEPARATE = 8.0
 # The margin a sure cell needs: this many times its distance to the best,
 # at least MIN_MARGIN_FLOOR, at most the palette's min_margin.
 MARGIN_PER_DISTANCE = 1.5
@@ -176,6 +185,46 @@ def line_penalty(lines: Lines | None, palette: Palette) -> np.ndarray | None:
     bare = _ramp(lines.second, *LINES_TWO)
     board = palette.board.astype(np.float64)
     return np.asarray(LINE_PENALTY * (covered[..., None] * board + bare[..., None] * (1.0 - board)))
+
+
+def settled_by_colour(scores: np.ndarray, palette: Palette) -> np.ndarray:
+    """(S,) bool: cells whose colour alone says board or tile, beyond doubt.
+
+    ``scores`` (S, K): colour distances only. Cells are grouped by their
+    nearest colour; a cell counts when it sits as near that colour as its
+    group does (within TYPICAL robust spreads of the group's median) and
+    the nearest colour across the board/tile divide lies SEPARATE robust
+    spreads beyond that median. Printed lines judge the rest: on a dark
+    print a black tile beside empty cells shows their line along its sides
+    as an empty cell does (simulated BITS 4183: five black tiles, read 1.0
+    from black and 5.5 from the print, as tight as the print's own cells,
+    two taken for the print by their lines).
+
+    >>> from vision.palette import Entry, Palette
+    >>> p = Palette.from_entries("demo", [Entry(".", "board", (20.0, 0.0, -5.0), board=True),
+    ...     Entry("K", "black", (13.0, 1.0, -5.0))])
+    >>> s = np.array([[0.9, 9.0], [1.0, 8.8], [0.8, 9.1], [5.5, 1.0], [5.6, 1.1],
+    ...     [5.5, 1.2], [3.0, 3.2]])
+    >>> settled_by_colour(s, p).astype(int).tolist()
+    [1, 1, 1, 1, 1, 1, 0]
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    out = np.zeros(len(scores), bool)
+    if not palette.board.any() or palette.board.all():
+        return out
+    best = scores.argmin(axis=-1)
+    board_side = scores[:, palette.board].min(axis=-1)
+    tile_side = scores[:, ~palette.board].min(axis=-1)
+    for k in np.unique(best):
+        members = best == k
+        if members.sum() < GROUP_MIN:
+            continue
+        own = scores[members, k]
+        middle = float(np.median(own))
+        spread = max(float(np.median(np.abs(own - middle))), GROUP_SPREAD_FLOOR)
+        across = tile_side[members] if palette.board[k] else board_side[members]
+        out[members] = (own <= middle + TYPICAL * spread) & (across >= middle + SEPARATE * spread)
+    return out
 
 
 def _ramp(x: np.ndarray, start: float, full: float) -> np.ndarray:

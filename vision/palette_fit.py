@@ -435,12 +435,14 @@ def fit_palette(
         float(gain_prior(g, g0, FIT_COLOUR_PRIOR)) + float(tint(np.log(g / g0)) / LAMP_TINT) ** 2
         for g in hypotheses
     ]
+    # What a cluster's clustered cells say it is: clusters are cost on these.
+    told, told_clip = _told_by_cluster(cells, clip, cluster)
     best: tuple[float, np.ndarray, np.ndarray, _Assigner] | None = None
     for i in sorted(range(len(hypotheses)), key=lambda j: priors[j]):
         if best is not None and priors[i] >= best[0]:
             break
         g = hypotheses[i]
-        y = bounded_lab(cells, g, palette, clip) * scale
+        y = bounded_lab(told, g, palette, told_clip) * scale
         assigner = _Assigner(y, cluster, nominal, palette, pen)
         a, cost = assigner.solve()
         cost += priors[i] + assigner.exposure_cost(a)
@@ -467,6 +469,39 @@ def fit_palette(
         fitted = palette.with_lab(mean / scale, spread)
     keep = seen_variants(palette, assignment)
     return Fit(gains, fitted.only(keep), assignment, cluster, cost)
+
+
+def _told_by_cluster(
+    cells: np.ndarray, clip: np.ndarray, cluster: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Cells (N, 3) and clipped channels (N, 3) with each clipped channel
+    told by its cluster: where some of a cluster's cells measured a channel,
+    one that only bounds it (a highlight's spot taken off a glossy tile)
+    takes the larger of its bound and their mean, as measured.
+
+    Left a lower bound, such a channel would be explained by each palette
+    colour as that colour's own value (:func:`vision.classify.bounded_lab`),
+    so the cluster would look tight around whichever colour lies above the
+    bound, not around what its other cells show: a blue cluster one
+    highlight touched, dimmer than nominal, read tighter as purple (simulated
+    table 4078). Clusters with no measured cell keep their bounds.
+
+    >>> cells = np.array([[0.2, 0.3, 0.5], [0.2, 0.3, 0.4], [1.0, 1.0, 1.0]])
+    >>> clip = np.array([[0, 0, 0], [0, 0, 1], [1, 1, 1]], bool)
+    >>> told, still = _told_by_cluster(cells, clip, np.array([0, 0, 1]))
+    >>> told[1].tolist(), still.astype(int).tolist()
+    ([0.2, 0.3, 0.5], [[0, 0, 0], [0, 0, 0], [1, 1, 1]])
+    """
+    told, still = cells.copy(), clip.copy()
+    for c in np.unique(cluster):
+        members = cluster == c
+        for ch in range(3):
+            known = members & ~clip[:, ch]
+            bound = members & clip[:, ch]
+            if known.any() and bound.any():
+                told[bound, ch] = np.maximum(cells[bound, ch], cells[known, ch].mean())
+                still[bound, ch] = False
+    return told, still
 
 
 def _bare_tiles(cells: np.ndarray, ink: np.ndarray, palette: Palette) -> np.ndarray | None:

@@ -36,6 +36,7 @@ from vision.classify import (
     match,
     print_penalty,
     scores_linear,
+    settled_by_colour,
 )
 from vision.colour import linear_to_lab
 from vision.constancy import START_SPREADS, balance
@@ -282,7 +283,16 @@ def _read_colours(
         used_gains, used = fitted.gains, fitted.palette
         s = scores_linear(linear, used_gains, used, clipped).reshape(*shape, len(used))
         keep = [palette.names.index(n) for n in used.names]
-        penalty = _plus(print_penalty(printed, used), None if extra is None else extra[..., keep])
+        lined = None if extra is None else extra[..., keep]
+        if lined is not None:
+            # Where the fitted colours clearly say board or tile, lines that
+            # say otherwise are a neighbour's (see settled_by_colour); lines
+            # that agree still count.
+            settled = settled_by_colour(s.reshape(-1, len(used)), used).reshape(shape)
+            tile_said = ~used.board[s.argmin(axis=-1)]
+            against = np.where(tile_said[..., None], ~used.board, used.board)
+            lined = np.where(settled[..., None] & against, 0.0, lined)
+        penalty = _plus(print_penalty(printed, used), lined)
         m = match(None, used, s, penalty)
     else:
         b = balance(
