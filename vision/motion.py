@@ -73,6 +73,11 @@ GAIN_FLOOR = 16.0
 # A robust weight function's scale: residuals this many times the typical
 # residual count for nothing in the light fit (Tukey's biweight).
 TUKEY_C = 4.685
+# A cell's mean this bright (of 255) in a channel is clipped there.
+CLIPPED_MEAN = 250.0
+# A channel's light is fitted on its measured cells alone only when there
+# are at least this many per coefficient.
+MIN_MEASURED = 2
 
 
 def patch_shape(rows: int, cols: int, px: int, margin: int) -> tuple[int, int]:
@@ -349,17 +354,66 @@ def fit_light(
     fitted_on = np.ones(rows * cols, bool) if use is None else np.asarray(use, bool).ravel()
     coef = np.zeros((design.shape[1], d.shape[1]))
     scale = min_scale
+    # A value at full scale only says "at least this bright": under a lamp
+    # switched on, the light cells' brightest channels clip, and their
+    # ratio falls short of the lamp's gain (BITS 1120: the whole ring
+    # then looked like an arm across it for seconds). A clipped value
+    # counts only where it rules out the fit (see _misfit).
+    now_clipped = (current >= CLIPPED_MEAN).reshape(rows * cols, -1)
+    was_clipped = (reference >= CLIPPED_MEAN).reshape(rows * cols, -1)
+    measured = ~(now_clipped | was_clipped)
     for _ in range(iterations):
-        sw = np.sqrt(weights)[:, None]
-        coef, *_ = np.linalg.lstsq(design * sw, d * sw, rcond=None)
-        r = np.abs(d - design @ coef).max(axis=1)
+        coef = _solve(design, d, weights, None if measured.all() else measured)
+        r = _misfit(d - design @ coef, now_clipped, was_clipped).max(axis=1)
         scale = max(float(np.median(r[fitted_on])) * 1.4826, min_scale)
         u = r / (TUKEY_C * scale)
         weights = (np.where(u < 1, (1 - u**2) ** 2, 0.0) + 1e-6) * fitted_on
     fitted = (design @ coef).reshape(rows, cols, -1)
-    residual = np.abs(d.reshape(rows, cols, -1) - fitted).max(axis=-1)
+    residual = _misfit(d - design @ coef, now_clipped, was_clipped).max(axis=1)
+    residual = residual.reshape(rows, cols)
     tilt = 2 * np.sqrt(coef[1] ** 2 + coef[2] ** 2)
     return LightFit(fitted, residual, coef[0], tilt, scale)
+
+
+def _solve(
+    design: np.ndarray, d: np.ndarray, weights: np.ndarray, measured: np.ndarray | None
+) -> np.ndarray:
+    """Weighted least squares of the log ratios ``d`` (N, ch) on ``design``
+    (N, P): coefficients (P, ch). ``measured`` (N, ch): per channel, only
+    values that clipped neither time have a say (a clipped ratio is biased
+    towards none), unless too few are left (MIN_MEASURED times P)."""
+    if measured is None:
+        sw = np.sqrt(weights)[:, None]
+        coef: np.ndarray = np.linalg.lstsq(design * sw, d * sw, rcond=None)[0]
+        return coef
+    w = weights[:, None] * measured
+    few = (w > 1e-3).sum(axis=0) < MIN_MEASURED * design.shape[1]
+    w[:, few] = weights[:, None]
+    # every channel's weighted normal equations at once (P x P each)
+    wx = w.T[:, :, None] * design[None]  # (ch, N, P)
+    a = wx.transpose(0, 2, 1) @ design
+    b = np.einsum("cnp,nc->cp", wx, d)
+    a += 1e-9 * np.eye(design.shape[1])
+    solved: np.ndarray = np.linalg.solve(a, b[..., None])[..., 0].T
+    return solved
+
+
+def _misfit(off: np.ndarray, now_clipped: np.ndarray, was_clipped: np.ndarray) -> np.ndarray:
+    """How far each log ratio lies from the fitted light (``off`` = ratio
+    minus fit), clipped values as bounds: clipped now, the true ratio is at
+    least the one seen (only a ratio above the fit is a misfit); clipped
+    before, at most; clipped both times, anything.
+
+    >>> off = np.array([[-0.3, 0.3, -0.3, 0.3]])
+    >>> _misfit(off, np.array([[1, 1, 0, 0]], bool), np.array([[0, 0, 1, 1]], bool)).tolist()
+    [[0.0, 0.3, 0.3, 0.0]]
+    """
+    out: np.ndarray = np.abs(off)
+    if not (now_clipped.any() or was_clipped.any()):
+        return out
+    out = np.where(now_clipped & ~was_clipped, np.maximum(off, 0.0), out)
+    out = np.where(was_clipped & ~now_clipped, np.maximum(-off, 0.0), out)
+    return np.asarray(np.where(now_clipped & was_clipped, 0.0, out))
 
 
 def structure(patch: np.ndarray) -> np.ndarray:

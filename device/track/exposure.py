@@ -13,7 +13,10 @@ luminance to the luminance read says how far the exposure is off. Tiles are
 glossy and may catch a highlight, so the ratio is a median over several
 cells (two tiles, or a whole piece), and only a clear, consistent error is
 corrected. A cell read brighter than white is a highlight, unless a whole
-piece reads so: then the gains are that far too high. The correction
+piece reads so, or both cells of a tile alike with no highlight known on
+them: then the gains are that far too high, and they are corrected at once
+(simulated BITS 1111: a slate print taken for the light one read the first
+blue tile at L* 140, and the black tile after it as grey). The correction
 multiplies the white balance gains and carries the colours learnt so far
 (the board's) into the new exposure, so the board still reads as the board.
 
@@ -30,7 +33,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import numpy as np
 
@@ -45,6 +48,9 @@ from vision.shading import luminance as linear_luminance
 # put it back before the check closes).
 MIN_CELLS = 4
 MIN_PLACEMENTS = 1
+# Cells of one BITS tile: both brighter than white, alike (within
+# MAX_SPREAD), are no highlight (a spot is brighter at its centre).
+TILE_CELLS = 2
 # After this many tile cells the palette has learnt the tiles themselves:
 # the check closes.
 CLOSE_AFTER = 12
@@ -87,17 +93,24 @@ class ExposureCheck:
         self.seen = 0
         self.closed = False
 
-    def add(self, cells: Mapping[tuple[int, int], tuple[str, Sequence[float]]]) -> float | None:
+    def add(
+        self,
+        cells: Mapping[tuple[int, int], tuple[str, Sequence[float]]],
+        shining: Collection[tuple[int, int]] = (),
+    ) -> float | None:
         """One recorded placement: ``cells`` maps each new cell to (its code,
-        its CIELAB as read). Returns the factor to multiply the gains by
-        (the readings so far are forgotten: they were under the old gains),
-        or None."""
+        its CIELAB as read); ``shining``: cells under a known highlight (they
+        say nothing of the exposure). Returns the factor to multiply the
+        gains by (the readings so far are forgotten: they were under the old
+        gains), or None."""
         if self.closed:
             return None
         pal = self.nominal
         ratios: list[float] = []
         bright: list[bool] = []
-        for code, lab in cells.values():
+        for cell, (code, lab) in cells.items():
+            if cell in shining:
+                continue
             ks = pal.entries_for(code)
             if not ks or pal.board[ks[0]]:
                 continue
@@ -112,8 +125,15 @@ class ExposureCheck:
         # whole piece of MIN_CELLS or more reads so (a LITS piece; a highlight
         # is smaller): then the gains are too high (a dark board taken for a
         # light one), and the piece says by how much.
-        if not (all(bright) and len(bright) >= MIN_CELLS):
+        whole_tile = len(bright) >= TILE_CELLS and _agree(ratios)
+        glaring = bool(bright) and all(bright) and (len(bright) >= MIN_CELLS or whole_tile)
+        if not glaring:
             ratios = [r for r, b in zip(ratios, bright, strict=True) if not b]
+        elif len(bright) < MIN_CELLS:
+            # one tile too bright to be any colour: no need to wait for more
+            self.ratios.clear()
+            self.placements = 0
+            return _factor(float(np.median(ratios)))
         took = bool(ratios)
         self.ratios += ratios
         self.placements += took
@@ -128,7 +148,20 @@ class ExposureCheck:
             return None
         self.ratios.clear()
         self.placements = 0
-        return float(np.clip(math.exp(middle), 1 / MAX_FACTOR, MAX_FACTOR))
+        return _factor(middle)
+
+
+def _agree(ratios: Sequence[float]) -> bool:
+    """Whether log ratios agree to within MAX_SPREAD of their median."""
+    if not ratios:
+        return False
+    r = np.asarray(ratios, dtype=np.float64)
+    return bool(np.abs(r - np.median(r)).max() <= MAX_SPREAD)
+
+
+def _factor(log_ratio: float) -> float:
+    """The gains' factor for a log luminance ratio, within MAX_FACTOR."""
+    return float(np.clip(math.exp(log_ratio), 1 / MAX_FACTOR, MAX_FACTOR))
 
 
 def re_expose(profile: Profile, factor: float) -> None:

@@ -114,6 +114,20 @@ FLOOR_TIMES = 2.0
 # its sheen as grey tiles, surely.
 SURFACES_SHARE = 0.5
 UNEXPLAINED_SHARE = 0.25
+# A cell that changed with its centre this near the highlight's (cells) is a
+# new surface under the lamp's core: a glossy tile may shine there far more
+# than the print the highlight was measured on (simulated BITS 1107: a blue
+# tile under the spot, the print's sheen taken off, read as a grey tile).
+# The highlight is looked for again on that frame and kept when it leaves
+# the changed cells nearer their colours.
+UNDER_SPOT = 1.0
+# A look that changed no cell enough to count follows slow drift (it becomes
+# the reference), unless some cell changed more than this share of the
+# limit: a tile seen through a noisy look (the hand just gone, its shadow
+# still fading), a purple tile under the highlight, a black one on the dark
+# print (simulated BITS 1108: taken into the reference, a wrong tile never
+# judged). The next look compares with the old reference again.
+DRIFT_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -240,6 +254,7 @@ class BoardWatch:
         self.highlight: Highlight | None = None
         self._look_for_highlight = True
         self._doubt_highlight = False  # look for it again, keep the surer (SURFACES_SHARE)
+        self._under_spot: np.ndarray | None = None  # changed cells under it (UNDER_SPOT)
         self._scales: deque[float] = deque(maxlen=FLOOR_LOOKS)  # the ring fit's recent scales
 
     def learn_reading(
@@ -250,7 +265,19 @@ class BoardWatch:
         (:mod:`device.track.exposure`), then the profile learns their colours."""
         assert self.profile is not None
         if self._exposure is not None and not trusted:
-            factor = self._exposure.add({cell: (code, lab[cell]) for cell, code in known.items()})
+            shining = (
+                ()
+                if self.highlight is None
+                else {
+                    (int(r), int(c))
+                    for r, c in np.argwhere(
+                        _near_spot(self.highlight, self.rows, self.cols, UNDER_SPOT)
+                    )
+                }
+            )
+            factor = self._exposure.add(
+                {cell: (code, lab[cell]) for cell, code in known.items()}, shining
+            )
             if factor is not None:
                 log.info("board %s: exposure off, gains times %.2f", self.board, factor)
                 re_expose(self.profile, factor)
@@ -395,6 +422,12 @@ class BoardWatch:
             m : m + self.rows, m : m + self.cols
         ]
         if not inner.any():
+            nearly = light.residual[m : m + self.rows, m : m + self.cols] > DRIFT_SHARE * limit
+            if nearly.any() and light.change <= s.light:
+                # Nearly a change: kept out of the reference, so the next
+                # look, less noisy, still sees it against the old one. (A
+                # new light is taken in: it is told once.)
+                return events
             self._reference = now  # follow slow drift; nothing to judge
             self._keep_view(image)
             return events
@@ -403,6 +436,9 @@ class BoardWatch:
             # taken off the bare print, left it black. (Under another lamp
             # the print shines as the tiles did, 961: the old one is kept.)
             self._doubt_highlight = True
+        elif self.highlight is not None and not self._new_light:
+            under = inner & _near_spot(self.highlight, self.rows, self.cols, UNDER_SPOT)
+            self._under_spot = under if under.any() else None
         # Under new light the per-cell change is a guess: read the whole board
         # the careful way (a cell keeps its code unless clearly something else).
         self._changed = None if self._new_light else inner
@@ -454,11 +490,14 @@ class BoardWatch:
             look_for_highlight=self._look_for_highlight,
             expected=expected,
         )
-        if (
-            self._doubt_highlight
-            and not self._look_for_highlight
-            and len(reading.unsure()) > UNEXPLAINED_SHARE * reading.codes.size
+        if not self._look_for_highlight and (
+            self._under_spot is not None
+            or (
+                self._doubt_highlight
+                and len(reading.unsure()) > UNEXPLAINED_SHARE * reading.codes.size
+            )
         ):
+            # the highlight looked for afresh on the surfaces that lie there
             again = read_board(
                 image,
                 self.fit,
@@ -467,9 +506,10 @@ class BoardWatch:
                 look_for_highlight=True,
                 expected=expected,
             )
-            if len(again.unsure()) < len(reading.unsure()):
+            if _surer(again, reading, None if self._doubt_highlight else self._under_spot):
                 reading, self.highlight = again, again.highlight
         self._doubt_highlight = False
+        self._under_spot = None
         if self._look_for_highlight:
             self.highlight, self._look_for_highlight = reading.highlight, False
         self.reads += 1
@@ -698,6 +738,7 @@ class BoardWatch:
         the way up or the light changed)."""
         self.highlight, self._look_for_highlight = None, True
         self._doubt_highlight = False
+        self._under_spot = None
 
     def _arm_across(self, cells: np.ndarray, t: float) -> bool:
         """Whether something still lies across the ring (``cells``: this
@@ -904,3 +945,28 @@ def _first_reading(
     if float(np.median(d[ok])) <= nominal.thresholds.max_distance / 2:
         return balanced
     return read_board(image, fit, nominal, fit_palette=True, highlight=balanced.highlight)
+
+
+def _surer(again: Reading, reading: Reading, under: np.ndarray | None) -> bool:
+    """Whether ``again`` (read with a highlight found afresh) is the better
+    reading: fewer cells unsure, or with ``under`` (the changed cells under
+    the old highlight's centre) a highlight found that leaves them nearer
+    their colours."""
+    if under is None:
+        return len(again.unsure()) < len(reading.unsure())
+    return again.highlight is not None and bool(
+        again.distance[under].sum() < reading.distance[under].sum()
+    )
+
+
+def _near_spot(highlight: Highlight, rows: int, cols: int, reach: float) -> np.ndarray:
+    """(rows, cols) bool: cells whose centre lies within ``reach`` cells of
+    the highlight's centre.
+
+    >>> from vision.glare import Highlight
+    >>> h = Highlight(x=3.25, y=2.6, sigmas=(1.0,), peaks=np.zeros((1, 3)), share=1.0)
+    >>> np.argwhere(_near_spot(h, 6, 6, 1.0)).tolist()
+    [[2, 2], [2, 3], [3, 3]]
+    """
+    ys, xs = np.mgrid[0:rows, 0:cols] + 0.5
+    return np.asarray(np.hypot(xs - highlight.x, ys - highlight.y) <= reach)

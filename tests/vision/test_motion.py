@@ -103,6 +103,24 @@ def test_a_lamp_is_light_not_change_and_a_new_tile_stands_out():
     assert not changed[ring].any()
 
 
+def test_a_lamp_that_clips_the_light_cells_is_still_light():
+    # A light board under a lamp switched on: every light cell's brightest
+    # channels clip at full scale, so their ratio falls short of the lamp's
+    # gain. Clipped values are bounds: the light fits as well as it would
+    # unclipped, and a dark tile put down on a cell that clipped before
+    # still stands out.
+    rng = np.random.default_rng(5)
+    light, tiles = [150.0, 205.0, 238.0] * 2, [60.0, 90.0, 120.0] * 2
+    looks = np.where(rng.random((8, 8, 1)) < 0.6, light, tiles)  # the print, tiles
+    before = np.clip(looks + rng.normal(0.0, 2.0, (8, 8, 6)), 0, 255)
+    lit = np.minimum(before * 1.35, 255.0)
+    lit[4, 4] = [40.0, 40.0, 45.0] * 2  # a black tile
+    fit = fit_light(before, lit)
+    assert fit.scale == pytest.approx(0.02)  # the floor: nothing but light
+    changed = fit.residual > max(0.12, 5 * fit.scale)
+    assert np.argwhere(changed).tolist() == [[4, 4]]
+
+
 def test_an_arm_across_the_ring_is_not_explained_by_light():
     before = cell_means(patch_of(board()), ROWS + 2, COLS + 2)
     arm = board()

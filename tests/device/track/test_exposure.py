@@ -51,6 +51,32 @@ def test_black_grey_board_and_highlights_do_not_count():
     assert check.ratios == []
 
 
+def test_one_tile_read_brighter_than_white_alike_says_the_gains_are_too_high():
+    # A slate print taken for the light one (simulated BITS 1111): the gains
+    # are far too high and the first blue tile reads far brighter than
+    # white (L* 145 and 135, as there), both halves alike. No highlight
+    # shines both halves alike, so the gains come down at once (by the most
+    # one step allows), before a black tile is read as grey.
+    check = ExposureCheck(BITS)
+    factor = check.add({(5, 0): ("B", seen("B", 30.0)), (5, 1): ("B", seen("B", 25.0))})
+    assert factor is not None and abs(factor - 0.25) < 1e-9
+
+
+def test_a_tile_under_the_known_highlight_says_nothing():
+    check = ExposureCheck(BITS)
+    cells = {(5, 0): ("B", seen("B", 30.0)), (5, 1): ("B", seen("B", 25.0))}
+    assert check.add(cells, shining={(5, 0), (5, 1)}) is None
+    assert check.ratios == []
+
+
+def test_one_half_far_brighter_than_the_other_is_a_highlight():
+    # A spot is brighter at its centre: halves read 40x and 16x too bright
+    # (both brighter than white) disagree, and both are dropped.
+    check = ExposureCheck(BITS)
+    assert check.add({(5, 0): ("B", seen("B", 40.0)), (5, 1): ("B", seen("B", 16.0))}) is None
+    assert check.ratios == []
+
+
 def test_the_check_closes_once_the_tiles_are_known():
     check = ExposureCheck(BITS)
     for i in range(6):
