@@ -121,10 +121,12 @@ class ExposureCheck:
                 continue
             bright.append(bool(seen[0] > MAX_LIGHTNESS))
             ratios.append(math.log(float(luminance(want)) / float(luminance(seen))))
+        if self.seen >= CLOSE_AFTER:
+            self.closed = True
         # A cell read brighter than white is a highlight on it, unless a
         # whole piece of MIN_CELLS or more reads so (a LITS piece; a highlight
-        # is smaller): then the gains are too high (a dark board taken for a
-        # light one), and the piece says by how much.
+        # is smaller), or both halves of a tile alike: then the gains are too
+        # high (a dark board taken for a light one), and they say by how much.
         whole_tile = len(bright) >= TILE_CELLS and _agree(ratios)
         glaring = bool(bright) and all(bright) and (len(bright) >= MIN_CELLS or whole_tile)
         if not glaring:
@@ -137,8 +139,6 @@ class ExposureCheck:
         took = bool(ratios)
         self.ratios += ratios
         self.placements += took
-        if self.seen >= CLOSE_AFTER:
-            self.closed = True
         if len(self.ratios) < MIN_CELLS or self.placements < MIN_PLACEMENTS:
             return None
         r = np.array(self.ratios)
