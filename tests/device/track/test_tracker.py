@@ -1450,3 +1450,31 @@ def test_an_old_tile_half_read_unsure_but_likeliest_its_colour_stays_old(table):
     assert tracker.observe(observe(first, unsure=doubt), changed=shaded) == []
     assert table.game.view()["players"][0]["board"] == EMPTY6
     assert tracker.stale == {(5, 0), (5, 1)}
+
+
+def _start_tile_down(table: Table) -> tuple[BoardTracker, list[str]]:
+    """A BITS tracker whose starting tile has been put down and recorded."""
+    tracker = bits(table)
+    after = _bottom_left(start_tile(table))
+    tracker.observe(observe(after), changed=_mask(after, EMPTY6))
+    return tracker, after
+
+
+def test_tiles_read_gone_only_unsurely_are_no_refusal(table):
+    # A hand resting still over the ramp (simulated BITS 914): the cells of
+    # a tile on the board read unsure, as the print or a grey tile, never
+    # as the tile. Every way of reading them refuses "tiles moved", yet no
+    # cell surely shows the board: that is waited out, not refused.
+    tracker, after = _start_tile_down(table)
+    hand = observe(EMPTY6, unsure={(5, 0): (".", "N"), (5, 1): (".", "N")})
+    events = tracker.observe(hand, changed=_mask(after, EMPTY6))
+    assert events == []
+    assert tracker.deferred
+    assert table.game.view()["players"][0]["board"] == after
+
+
+def test_a_tile_surely_taken_off_is_refused(table):
+    tracker, after = _start_tile_down(table)
+    events = tracker.observe(observe(EMPTY6), changed=_mask(after, EMPTY6))
+    assert [e["type"] for e in events] == ["illegal"]
+    assert events[0]["reason"] == "tiles_moved"
