@@ -368,9 +368,9 @@ def fit_light(
         scale = max(float(np.median(r[fitted_on])) * 1.4826, min_scale)
         u = r / (TUKEY_C * scale)
         weights = (np.where(u < 1, (1 - u**2) ** 2, 0.0) + 1e-6) * fitted_on
-    fitted = (design @ coef).reshape(rows, cols, -1)
-    residual = _misfit(d - design @ coef, now_clipped, was_clipped).max(axis=1)
-    residual = residual.reshape(rows, cols)
+    flat = design @ coef
+    fitted = flat.reshape(rows, cols, -1)
+    residual = _misfit(d - flat, now_clipped, was_clipped).max(axis=1).reshape(rows, cols)
     tilt = 2 * np.sqrt(coef[1] ** 2 + coef[2] ** 2)
     return LightFit(fitted, residual, coef[0], tilt, scale)
 

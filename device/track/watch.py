@@ -265,16 +265,10 @@ class BoardWatch:
         (:mod:`device.track.exposure`), then the profile learns their colours."""
         assert self.profile is not None
         if self._exposure is not None and not trusted:
-            shining = (
-                ()
-                if self.highlight is None
-                else {
-                    (int(r), int(c))
-                    for r, c in np.argwhere(
-                        _near_spot(self.highlight, self.rows, self.cols, UNDER_SPOT)
-                    )
-                }
-            )
+            shining: set[tuple[int, int]] = set()
+            if self.highlight is not None:
+                spot = _near_spot(self.highlight, self.rows, self.cols, UNDER_SPOT)
+                shining = {(int(r), int(c)) for r, c in np.argwhere(spot)}
             factor = self._exposure.add(
                 {cell: (code, lab[cell]) for cell, code in known.items()}, shining
             )

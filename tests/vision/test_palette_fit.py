@@ -123,17 +123,22 @@ def test_blue_tiles_under_a_highlight_are_not_taken_for_black():
     assert (read.codes[read.truth == "K"] == "K").all()
 
 
+def assert_each_read_as_itself(read, least: dict[str, int]) -> None:
+    """Every cell of each code in ``least`` reads as that code, and the
+    table holds at least that many of them (so the case is really there)."""
+    for code, count in least.items():
+        here = read.truth == code
+        assert here.sum() >= count, code
+        assert (read.codes[here] == code).all(), code
+
+
 def test_black_tiles_beside_empty_cells_on_a_dark_print_are_read_by_their_colour():
     # A rendered photo (classic dark print, no symbols, no glare): black
     # tiles read 1.0 from black and 5.5 from the print, as tight a group as
     # the print's own cells, yet a black tile beside two empty cells shows
     # their printed line along two of its sides, as an empty cell does, and
     # was taken for the print. Colour that clearly says tile outweighs it.
-    read = read_sim_table("bits", 4183, BITS)
-    black, empty = read.truth == "K", read.truth == "."
-    assert black.sum() >= 5 and empty.sum() >= 12
-    assert (read.codes[black] == "K").all()
-    assert (read.codes[empty] == ".").all()
+    assert_each_read_as_itself(read_sim_table("bits", 4183, BITS), {"K": 5, ".": 12})
 
 
 def test_a_highlight_on_one_blue_tile_does_not_swap_blue_and_purple():
@@ -143,11 +148,7 @@ def test_a_highlight_on_one_blue_tile_does_not_swap_blue_and_purple():
     # off). Explained by each colour's own value, that bound made the blue
     # cluster look tighter as purple, and every blue and purple cell swapped.
     # The cluster's measured cells say what the bound cell is.
-    read = read_sim_table("bits", 4078, BITS)
-    blue, purple = read.truth == "B", read.truth == "P"
-    assert blue.sum() >= 6 and purple.sum() >= 4
-    assert (read.codes[blue] == "B").all()
-    assert (read.codes[purple] == "P").all()
+    assert_each_read_as_itself(read_sim_table("bits", 4078, BITS), {"B": 6, "P": 4})
 
 
 @pytest.mark.parametrize("seed", [4022, 4077], ids=["bright ivory print", "dim slate print"])
