@@ -127,14 +127,20 @@ def stroke_map(rectified_bgr: np.ndarray, rows: int, cols: int) -> np.ndarray:
 _DX = (np.arange(SYMBOL_PX) - (SYMBOL_PX - 1) / 2) / SYMBOL_PX  # pixel centres, share of a cell
 
 
-def _shape_features(ink: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _shape_features(
+    ink: np.ndarray, strokes: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Mean ink on the centre disc, the axis spokes and the diagonal spokes.
 
     The spokes are laid around the print's own centre (its ink centroid,
     within SHIFT_MAX of the cell's): a lens's barrel or a corner found a
     little off moves an edge cell's symbol off its centre, and an O seen
-    off-centre would show ink where an X's crossing should be."""
-    strong = np.where(ink > 0.5, ink, 0.0) * _NEAR
+    off-centre would show ink where an X's crossing should be. The centroid
+    is taken on ``strokes`` (the thin-stroke map of the board's ink, as a
+    share of the cell's print contrast), not on ``ink``: a neighbouring
+    piece's side and its shadow over a cell's edge (a tilted camera) are as
+    dark as print but wide, and would pull the centre towards them."""
+    strong = np.where(strokes > 0.5, strokes, 0.0) * _NEAR
     mass = strong.sum(axis=(-1, -2))
     safe = np.maximum(mass, 1e-9)
     cx = np.where(mass > 0, (strong * _DX[None, :]).sum(axis=(-1, -2)) / safe, 0.0)
@@ -202,7 +208,9 @@ def read_symbols(
     ground = np.percentile(inner, 80, axis=-1)
     span = np.maximum(ground - np.percentile(inner, 3, axis=-1), threshold)
     ink = np.where(lines, 0.0, (ground[..., None, None] - signed) / span[..., None, None])
-    centre, axes, diagonals = _shape_features(ink)
+    own = np.where(dark_print[..., None, None], dark, light)
+    strokes = own / np.maximum(contrast, threshold)[..., None, None]
+    centre, axes, diagonals = _shape_features(ink, strokes)
     # X: crossing and diagonals inked, axes bare. O: axes and diagonals alike, centre bare.
     x_score = centre + diagonals - 2 * axes
     is_x = x_score > 0
