@@ -55,6 +55,14 @@ SHIFT_MAX = 0.12
 # the cell's whole side; an X's or an O's strokes cover at most about half
 # of any row or column.
 LINE_SPAN = 0.75
+# A photo with few pixels a cell (the far edge of a tilted board) blurs an
+# X's strokes into one blob about as wide as its crossing, too wide for the
+# stroke kernel: its contrast is also measured with a closing this wide (a
+# share of the cell; the X's arms reach 0.22 of a cell from its centre).
+BLOB = 0.4
+# Such a blob counts as print only with an X's shape at least this clear
+# (x_score: about 1 for an X, 0 for a blank cell, negative for an O).
+BLOB_X = 0.5
 
 
 def _masks(px: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -77,6 +85,8 @@ _CENTRE, _AXES, _DIAGONALS, _INNER = _masks(SYMBOL_PX)
 _NEAR = np.abs(np.arange(SYMBOL_PX) - (SYMBOL_PX - 1) / 2) / SYMBOL_PX <= 0.36
 _NEAR = _NEAR[:, None] & _NEAR[None, :]
 _KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+_BLOB_PX = int(BLOB * SYMBOL_PX) // 2 * 2 + 1  # odd: 9
+_BLOB_KERNEL = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_BLOB_PX, _BLOB_PX))
 
 
 def _cells(image: np.ndarray, rows: int, cols: int) -> np.ndarray:
@@ -165,6 +175,17 @@ def _levels(strokes: np.ndarray) -> np.ndarray:
     return np.asarray(np.percentile(strokes[:, :, _INNER], 97, axis=-1))
 
 
+def _blob_levels(
+    small: np.ndarray, dark_print: bool, lines: np.ndarray, rows: int, cols: int
+) -> np.ndarray:
+    """Each cell's print contrast at the scale of a whole blurred symbol
+    (rows, cols): :func:`_levels` of a black-hat (dark print) or top-hat
+    (light print) BLOB wide, the grid lines left out."""
+    op = cv2.MORPH_BLACKHAT if dark_print else cv2.MORPH_TOPHAT
+    wide = _cells(cv2.morphologyEx(small, op, _BLOB_KERNEL).astype(np.float32), rows, cols)
+    return _levels(np.where(lines, 0.0, wide))
+
+
 def _print_threshold(levels: np.ndarray) -> float:
     """The contrast that tells print from a blank cell on this board."""
     clear = float(np.percentile(levels, CLEAR_PRINT))
@@ -208,12 +229,17 @@ def read_symbols(
     ground = np.percentile(inner, 80, axis=-1)
     span = np.maximum(ground - np.percentile(inner, 3, axis=-1), threshold)
     ink = np.where(lines, 0.0, (ground[..., None, None] - signed) / span[..., None, None])
-    own = np.where(dark_print[..., None, None], dark, light)
-    strokes = own / np.maximum(contrast, threshold)[..., None, None]
+    board_ink = np.where(dark_print[..., None, None], dark, light)
+    strokes = board_ink / np.maximum(contrast, threshold)[..., None, None]
     centre, axes, diagonals = _shape_features(ink, strokes)
     # X: crossing and diagonals inked, axes bare. O: axes and diagonals alike, centre bare.
     x_score = centre + diagonals - 2 * axes
     is_x = x_score > 0
+    # An X blurred into a blob: print at the blob's scale, shaped as an X.
+    blob = _blob_levels(small, bool(dark_print.flat[0]), lines, rows, cols)
+    blurred_x = ~printed & (blob >= threshold) & (x_score >= BLOB_X)
+    printed |= blurred_x
+    contrast = np.where(blurred_x, blob, contrast)
     codes = np.where(printed, np.where(is_x, "X", "O"), ".")
     # Confidence: how clearly the print is there (or absent) and how clearly
     # the shape evidence separates X from O.

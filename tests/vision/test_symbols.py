@@ -138,3 +138,17 @@ def test_a_pieces_side_over_a_cells_edge_does_not_move_its_symbols_centre(layout
     # (LITS 5029, 5087).
     codes, _ = read_symbols(shaded_from_above(layout), 3, 3)
     assert ["".join(r) for r in codes] == layout
+
+
+@pytest.mark.parametrize(("blur", "ink"), [(3, 140), (4, 100)])
+def test_an_x_blurred_into_a_blob_at_a_boards_far_edge_is_still_print(blur, ink):
+    # The far row of a tilted board, seen with few pixels a cell, blurs each
+    # X's strokes into one blob wider than a stroke: the stroke contrast of
+    # the X's there fell below the board's print threshold (set by the sharp
+    # near rows) and they read blank (LITS 5189, 5205, 5297: X read '.').
+    layout = ["XO.X", ".XOX", "OX.O", "X.OX"]
+    img = draw(layout, px=48, stroke=4, ink=(ink,) * 3)
+    img[3 * 48 :] = cv2.GaussianBlur(img, (0, 0), blur)[3 * 48 :]
+    img = cv2.resize(img, (4 * 17, 4 * 17), interpolation=cv2.INTER_AREA)
+    codes, _ = read_symbols(img, 4, 4)
+    assert ["".join(r) for r in codes] == layout
