@@ -48,6 +48,10 @@ from vision.rectify import rectify
 from vision.shading import estimate_field
 from vision.symbols import read_symbols
 
+# A printed X or O read at least this surely settles a cell whose colour was
+# left unsure as the board showing it (see _add_symbols).
+SURE_PRINT = 0.6
+
 
 @dataclass(frozen=True)
 class Reading:
@@ -349,7 +353,13 @@ def _add_symbols(
     codes: np.ndarray,
     confidence: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Replace the code of cells whose colour carries printed symbols by the symbol read."""
+    """Replace the code of cells whose colour carries printed symbols by the symbol read.
+
+    A cell whose colour was left unsure (``index`` -1) but whose print
+    surely shows a symbol (not blank, read at least SURE_PRINT) is that
+    board colour's cell showing it: the pieces that cover the board carry
+    no print. Its confidence stays the colour's (low: a rule may still
+    overrule it)."""
     sym, sym_conf = symbols
     codes = codes.copy()
     confidence = confidence.copy()
@@ -360,6 +370,9 @@ def _add_symbols(
         ok = np.isin(sym, list(allowed))
         codes[here] = np.where(ok[here], sym[here], "?")
         confidence[here] = np.minimum(confidence[here], sym_conf[here])
+    marks = [s for allowed in palette.symbols for s in allowed if s != "."]
+    shown = (index < 0) & np.isin(sym, marks) & (sym_conf >= SURE_PRINT)
+    codes[shown] = sym[shown]
     return codes, confidence
 
 

@@ -56,6 +56,21 @@ def test_lits_board_reads_pieces_and_printed_symbols(light):
     assert reading.rows == LITS_BOARD
 
 
+def test_a_cell_whose_colour_is_unsure_but_shows_a_clear_symbol_is_board():
+    # The O at row 2, column 9, its ground tinted 0.6 of the way to the T
+    # piece's green (a lamp's colour cast on one cell): the colour alone is
+    # unsure, but pieces carry no print, so the clear O says it is the board
+    # (LITS 5215, 5316: an O read '?').
+    image = render_board(LITS_BOARD, LITS, cell_px=40, noise=2, seed=2, tile_symbols=False)
+    cell = image[40:80, 320:360].astype(np.float64)
+    green = image[100, 220].astype(np.float64)  # the T at row 3, column 6
+    cell += 0.6 * (green - np.median(cell.reshape(-1, 3), axis=0))
+    image[40:80, 320:360] = np.clip(cell, 0, 255).astype(np.uint8)
+    reading = read_cells(image, 10, 10, LITS, fit=True)
+    assert reading.rows == LITS_BOARD
+    assert reading.confidence[1, 8] < 0.5  # still no surer than its colour
+
+
 def test_an_unknown_colour_reads_unsure_not_wrong():
     image = render_board(BOARD, BITS, noise=1)
     image[170:190, 290:310] = (40, 160, 40)  # a green thing in cell (2, 4)... no such tile
