@@ -59,8 +59,10 @@ WALLED_SHARE = 0.5
 # group (GROUP_MIN cells or more), within TYPICAL robust spreads (median
 # absolute deviation, at least GROUP_SPREAD_FLOOR score units) of the
 # group's median distance, with the other side SEPARATE spreads beyond it
-# (see settled_by_colour).
-GROUP_MIN = 3
+# (see settled_by_colour). Two cells are enough: a tile is a domino, and a
+# lone double (the starting tile, black on a board with no other black) is
+# a group of its own.
+GROUP_MIN = 2
 GROUP_SPREAD_FLOOR = 0.5
 TYPICAL = 3.0
 SEPARATE = 8.0

@@ -288,16 +288,21 @@ def _read_colours(
         s = scores_linear(linear, used_gains, used, clipped).reshape(*shape, len(used))
         keep = [palette.names.index(n) for n in used.names]
         lined = None if extra is None else extra[..., keep]
+        # Where the fitted colours clearly say board or tile, lines that say
+        # otherwise are a neighbour's (see settled_by_colour), and a tile
+        # without a symbol is a starting tile (it carries none), not the
+        # board; evidence that agrees still counts.
+        settled = settled_by_colour(s.reshape(-1, len(used)), used).reshape(shape)
+        tile_said = ~used.board[s.argmin(axis=-1)]
+        against = settled[..., None] & np.where(tile_said[..., None], ~used.board, used.board)
         if lined is not None:
-            # Where the fitted colours clearly say board or tile, lines that
-            # say otherwise are a neighbour's (see settled_by_colour); lines
-            # that agree still count.
-            settled = settled_by_colour(s.reshape(-1, len(used)), used).reshape(shape)
-            tile_said = ~used.board[s.argmin(axis=-1)]
-            against = np.where(tile_said[..., None], ~used.board, used.board)
-            lined = np.where(settled[..., None] & against, 0.0, lined)
+            lined = np.where(against, 0.0, lined)
         penalty = _plus(print_penalty(printed, used), lined)
         m = match(None, used, s, penalty)
+        bare = bare_penalty(printed, m, s)
+        if bare is not None:
+            bare = np.where(against, 0.0, bare)
+        return used_gains, used, _with_bare(m, used, s, penalty, bare)
     else:
         b = balance(
             linear,
@@ -311,10 +316,17 @@ def _read_colours(
         used_gains, used = b.gains, palette
         m = b.match.reshaped(shape)  # read under these gains already, penalties included
         s = m.scores if penalty is None else m.scores - penalty
-    bare = bare_penalty(printed, m, s)
-    if bare is not None:
-        m = match(None, used, s, bare if penalty is None else penalty + bare)
-    return used_gains, used, m
+    return used_gains, used, _with_bare(m, used, s, penalty, bare_penalty(printed, m, s))
+
+
+def _with_bare(
+    m: Match, used: Palette, s: np.ndarray, penalty: np.ndarray | None, bare: np.ndarray | None
+) -> Match:
+    """The match again with the bare cells' penalty added (see
+    :func:`vision.classify.bare_penalty`), or ``m`` when there is none."""
+    if bare is None or not bare.any():
+        return m
+    return match(None, used, s, bare if penalty is None else penalty + bare)
 
 
 def _thought_empty(scores: np.ndarray, palette: Palette) -> np.ndarray:

@@ -183,3 +183,19 @@ def test_one_exposure_lights_every_tile():
     assert assigner.exposure_cost(right) < 0.1
     assert assigner.exposure_cost(wrong) == pytest.approx(16.3, abs=0.1)
     assert assigner.exposure(right) == pytest.approx(np.log(0.7), abs=0.01)
+
+
+@pytest.mark.parametrize(
+    "seed, code",
+    [(5093, "P"), (5174, "K"), (5181, "K")],
+    ids=["purple on a dark print", "lone black on a classic print", "black on a slate print"],
+)
+def test_a_starting_tile_is_read_by_its_colour_though_it_carries_no_symbol(seed, code):
+    # Rendered photos whose tiles carry symbols, but not the starting tile
+    # (a double, one per round). Its cells sit on their colour (0.3-1.9
+    # from it, 8-12 from the print), and a bare cell's penalty on tile
+    # colours that can pass for the print (10) made them unsure. Colour
+    # that clearly says tile outweighs a missing symbol; in 5174 the double
+    # is the only black on the board, a group of two.
+    read = read_sim_table("bits", seed, BITS)
+    assert_each_read_as_itself(read, {code: 2, ".": 2})
