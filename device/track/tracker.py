@@ -615,7 +615,15 @@ class BoardTracker:
         read, the game's and empty, and each neighbour believed empty that
         the reader says may hold a tile, with empty and the game's codes
         (simulated BITS 308: a black double read as one grey cell, the
-        other half doubting between the print and black). ``{}`` otherwise."""
+        other half doubting between the print and black). A neighbour set
+        aside (believed covered by a tile the game does not hold) is asked
+        about too, its old code offered besides: a cell whose look a tile
+        hardly changes (under a lamp's core every surface reads grey) keeps
+        what it was set aside as, though the new tile's other half now lies
+        there (simulated BITS 1433: a red half of an old round's tile was
+        never seen swept; the card's blue half put down on it, the purple
+        half beside it alone was refused as "not a tile"). ``{}``
+        otherwise."""
         verdict = outcome.verdict
         if outcome.kind != "illegal" or verdict is None or verdict.reason != "not_a_tile":
             return {}
@@ -634,13 +642,15 @@ class BoardTracker:
         halves = [
             cell
             for cell in near
-            if self._believed_empty(cell)
+            if (self._believed_empty(cell) or cell in self.stale)
             and any(code != empty for code in obs.candidates[cell[0]][cell[1]])
         ]
         likely = self.referee.likely_codes([fresh[0], *halves[:1]])
         options = {(r, c): tuple(dict.fromkeys([outcome.rows[r][c], *likely, empty]))}
+        seen = self.seen or []
         for cell in halves:
-            options[cell] = tuple(dict.fromkeys([empty, *likely]))
+            held = [seen[cell[0]][cell[1]]] if cell in self.stale and seen else []
+            options[cell] = tuple(dict.fromkeys([empty, *likely, *held]))
         return options
 
     def _free_reading(

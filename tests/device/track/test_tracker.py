@@ -978,6 +978,29 @@ def test_half_a_tile_beside_a_cell_set_aside_is_the_whole_tile(table):
     assert tracker.stale == {(5, 5)}
 
 
+def test_a_lone_half_beside_a_cell_set_aside_asks_about_that_cell_too(table):
+    # Two cells at the bottom right are set aside in a colour on neither
+    # half of the card's tile (under a lamp's core every surface reads the
+    # same, so a tile put down there hardly changes the look). The card's
+    # tile then goes down flat with its second half on the set-aside cell:
+    # only its first half changes in look. One new cell is no tile; its
+    # other half may be the neighbour set aside, read as it was set aside,
+    # so the players are asked about both cells, and their answer places
+    # the card's tile (simulated BITS 1433: asked about the one cell, the
+    # players named it and it was refused as "not a tile").
+    tracker, tile, wrong, knocked = _set_aside_bottom_right(table)
+    dropped = [*EMPTY6[:5], "..." + tile[0] + wrong + wrong]
+    asked = tracker.observe(observe(dropped), changed=_mask(dropped, knocked))
+    assert [e["type"] for e in asked] == ["unsure"]
+    assert asked[0]["cells"] == [[5, 3], [5, 4]]
+    assert tile[1] in asked[0]["candidates"][1] and "." in asked[0]["candidates"][1]
+    table.resolve_alert(asked[0]["alert"], "confirm", list(tile))
+    done = tracker.confirm(asked[0]["alert"], list(tile))
+    assert [(e["type"], e["cells"]) for e in done] == [("placed", [[5, 3], [5, 4]])]
+    assert table.game.view()["players"][0]["board"] == [*EMPTY6[:5], "..." + tile + "."]
+    assert tracker.stale == {(5, 5)}
+
+
 def test_an_unsure_look_at_a_cell_set_aside_keeps_it_set_aside(table):
     # A careful look set aside a clear group the game does not hold. The
     # next careful look (a lamp came on) is unsure of one of its cells:
