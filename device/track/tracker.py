@@ -510,46 +510,65 @@ class BoardTracker:
         return None
 
     def _after_unseen_drop(
-        self, board: list[str], outcome: Outcome, obs: Observation
+        self, board: list[str], outcome: Outcome, obs: Observation, told: Iterable[Cell] = ()
     ) -> Outcome | None:
         """Two legal placements instead of ``outcome``'s refusal: the card's
         tile dropped where its look hardly changed (a black double on the
         dark print, simulated BITS 227: the cells' colour moved under the
         change limit, so the drop was never judged), then the tile just
         seen. Only when exactly one legal drop of the tile the game waits
-        for lies where the reader offers its colour on every cell and is
-        sure of it on one or reads it first on all (simulated BITS 659),
-        and the two steps are legal in that order; else None (the refusal
-        stands)."""
+        for is read there (:meth:`_read_there`) and leaves the tile seen
+        legal after it (simulated BITS 957: a tile seen on the top row
+        rests on the drop missed below it, which the rules allow nowhere
+        else); else None (the refusal stands). ``told``: cells the players
+        named (no drop lies there but what they said)."""
         assert self.known is not None
         if outcome.kind != "illegal" or len(outcome.steps) != 1:
             return None
         empty = self.referee.empty
         fresh = set(new_cells(self.known, list(outcome.rows), empty))  # old rounds' tiles aside
-        found: list[dict[Cell, str]] = []
+        fresh |= set(told)
+        aside = self.stale
+        found: list[tuple[set[Cell], Outcome]] = []
         for rows, _ in self.referee.legal_boards(self.known):
             cells = new_cells(self.known, rows, empty)
             if not cells or fresh & set(cells):
                 continue
             drop = {(r, c): rows[r][c] for r, c in cells}
-            offered = all(code in obs.candidates[r][c] for (r, c), code in drop.items())
-            first = {cell: str(obs.codes[cell]) == code for cell, code in drop.items()}
-            sure = any(obs.sure[cell] and f for cell, f in first.items())
-            if offered and (sure or all(first.values())):
-                found.append(drop)
+            if not self._read_there(drop, obs):
+                continue
+            # A cell set aside (the print once misread as black) under the
+            # drop was the tile's all along, if the two steps are legal.
+            self.stale = aside - set(drop)
+            try:
+                both = self._outcome(with_cells(board, drop))
+            finally:
+                self.stale = aside
+            if both.kind == "legal" and len(both.steps) == 2:
+                found.append((set(drop), both))
         if len(found) != 1:
             return None
-        drop = found[0]
-        # A cell set aside (the print once misread as black) under the drop
-        # was the tile's all along, if the two steps are legal.
-        aside = self.stale
-        self.stale = aside - set(drop)
-        both = self._outcome(with_cells(board, drop))
-        if both.kind != "legal" or len(both.steps) != 2:
-            self.stale = aside
-            return None
+        under, both = found[0]
+        self.stale = aside - under
         log.info("board %s: a drop the look missed, then the tile seen", self.board)
         return both
+
+    @staticmethod
+    def _read_there(drop: dict[Cell, str], obs: Observation) -> bool:
+        """Whether the reader shows the tile ``drop`` lays: on every cell it
+        offers the drop's code, and it is sure of it on one or reads it first
+        on all (simulated BITS 659). A cell that fits no colour within the
+        palette's ``max_distance`` (a glint on a black tile) says nothing
+        either way; one cell at least must fit."""
+        fitting = {
+            cell: code
+            for cell, code in drop.items()
+            if float(obs.distance[cell].min()) <= obs.max_distance
+        }
+        offered = all(code in obs.candidates[r][c] for (r, c), code in fitting.items())
+        first = {cell: str(obs.codes[cell]) == code for cell, code in fitting.items()}
+        sure = any(obs.sure[cell] and f for cell, f in first.items())
+        return bool(fitting) and offered and (sure or all(first.values()))
 
     def _only_hinted_far(self, outcome: Outcome, obs: Observation) -> bool:
         """Whether ``outcome`` gives a new cell a code the reader did not
@@ -1615,6 +1634,14 @@ class BoardTracker:
             # rather than refuse a tile that cannot exist (a black tile
             # under a highlight read clearly as grey: simulated BITS 619).
             return events + self._ask(board, other_half, [], pending.obs, t)
+        if pending.obs is not None:
+            # The tile the players named is refused: the card's tile may lie
+            # unseen where the look hardly changed (simulated BITS 957: a
+            # black tile asked about, named, refused as the wrong tile; the
+            # card's black double lay under it, one half under a glint).
+            unseen = self._after_unseen_drop(board, outcome, pending.obs, answer)
+            if unseen is not None:
+                return events + self._act(unseen, pending.lab, t, settled=False, learn=False)
         return events + self._act(outcome, pending.lab, t, settled=True, learn=False)
 
     def _other_half(self, outcome: Outcome, answer: dict[Cell, str]) -> dict[Cell, tuple[str, ...]]:

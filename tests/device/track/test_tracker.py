@@ -263,6 +263,55 @@ def test_a_drop_the_look_missed_then_the_next_cards_tile_are_both_placed(table, 
     assert table.game.view()["players"][0]["board"] == [*EMPTY6[:5], tile + ".." + card]
 
 
+def _card_after(table: Table, boards: list[list[str]]) -> str:
+    """The card the game shows once player 0 has put down ``boards`` in
+    turn (the same game replayed on the side)."""
+    from engine.bits import Game
+
+    probe = Game.new(table.game.setup)
+    for rows in boards:
+        probe.apply({"type": "place", "player": 0, "rows": rows})
+    return str(probe.view()["card"])
+
+
+@pytest.mark.parametrize("asked", [False, True], ids=["read_surely", "named_by_players"])
+def test_a_drop_missed_under_a_glint_is_found_under_the_next_tile(table, asked):
+    # Simulated BITS 957: the card's black double put down flat on the
+    # black print, its left half read black first (the print close
+    # behind), its right half under a glint that fits no colour; nothing
+    # changed enough to judge. The next card's tile, put down on top of
+    # it, is seen (with ``asked``, one half doubtful with the print, named
+    # by the players). Against the card it is the wrong tile; resting on
+    # the missed drop, the only legal drop of the card the look does not
+    # rule out (a cell that fits no colour rules nothing out), it is the
+    # next card's tile: both are placed.
+    tracker = bits(table)
+    start = _bottom_left(start_tile(table))
+    tracker.observe(observe(start), changed=_mask(start, EMPTY6))
+    card = table.game.view()["card"]
+    missed = [*EMPTY6[:4], card + "....", start[5]]
+    after = _card_after(table, [start, missed])
+    rows = [*EMPTY6[:3], after + "....", card[0] + ".....", start[5]]
+    unsure = {(4, 0): card[0] + ".", (4, 1): "N"}
+    if asked:
+        unsure[(3, 1)] = after[1] + "."
+    obs = observe(rows, unsure=unsure)
+    obs.distance[4, 1, :] = 50.0  # the glint: beyond the palette's reach of every colour
+    changed = np.zeros((6, 6), bool)
+    changed[3, 0:2] = True
+    events = tracker.observe(obs, changed=changed)
+    if asked:
+        assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[3, 1]])]
+        table.resolve_alert(events[0]["alert"], "confirm", [after[1]])
+        events = tracker.confirm(events[0]["alert"], [after[1]])
+    assert [(e["type"], e["cells"]) for e in events] == [
+        ("placed", [[4, 0], [4, 1]]),
+        ("placed", [[3, 0], [3, 1]]),
+    ]
+    assert [e["codes"] for e in events] == [card, after]
+    assert table.game.view()["players"][0]["board"] == [*EMPTY6[:3], after + "....", *missed[4:]]
+
+
 def test_a_wrong_tile_is_still_refused_when_no_missed_drop_makes_it_the_next_card(table):
     tracker = bits(table)
     tile = start_tile(table)
