@@ -480,8 +480,10 @@ class BoardTracker:
             cells = new_cells(self.known or [], rows, empty)
             return nothing + sum(float(gain[r, c, index[rows[r][c]]]) for r, c in cells)
 
-        ranked = sorted(((cost(rows) + odds, rows) for rows, odds in boards), key=lambda x: x[0])
-        lead, rows = ranked[0]
+        ranked = sorted(
+            ((cost(rows) + odds, odds, rows) for rows, odds in boards), key=lambda x: x[0]
+        )
+        lead, unexpected, rows = ranked[0]
         runner = ranked[1][0] if len(ranked) > 1 else float("inf")
         reading = nothing + self._free_reading(gain, looked, obs.alphabet)
         log.debug(
@@ -499,6 +501,10 @@ class BoardTracker:
                 differ = self._differ(rows, obs)
                 if differ:
                     return differ
+            if unexpected > 0:
+                doubt = self._doubted_unexpected(rows, obs)
+                if doubt:
+                    return doubt
             return self._outcome(rows)
         if nothing < lead - PLACED_LEAD and (np.asarray(changed, bool) & free & held).any():
             # Tiles the game does not hold were taken away, and nothing
@@ -607,6 +613,41 @@ class BoardTracker:
             if fit <= obs.min_margin or lost:
                 out[(r, c)] = (read, rows[r][c])
         return out
+
+    def _doubted_unexpected(self, rows: list[str], obs: Observation) -> dict[Cell, tuple[str, ...]]:
+        """For a placement the game expects less than the card's tile (BITS:
+        the neutral tile) that the rules lead with, the question to ask
+        instead when the reader does not tell it from the card's tile: a new
+        cell read first as another tile's colour, or as near (within a
+        palette margin) one of the card's colours as the code ``rows`` gives
+        it. Each new cell is asked about, with that code, the card's and the
+        code read; ``{}`` when the reading is clear. The game's expectation
+        settles ties for the card's tile, never for the tile a player lays
+        by choice (simulated BITS 1418: a black double under the lamp's
+        highlight, its upper half read grey, the lower one as near black as
+        grey, recorded as the neutral tile; 1433: a blue and red tile under
+        the lamp's core, both halves read purple first, recorded as the
+        neutral tile)."""
+        assert self.known is not None
+        empty = self.referee.empty
+        cells = new_cells(self.known, rows, empty)
+        codes = {rows[r][c] for r, c in cells}
+        card = [code for code in self.referee.likely_codes(cells) if code not in codes]
+        doubt = any(
+            str(obs.codes[cell]) not in (empty, rows[cell[0]][cell[1]])
+            or any(
+                obs.distance_of(cell, code) - obs.distance_of(cell, rows[cell[0]][cell[1]])
+                <= obs.min_margin
+                for code in card
+            )
+            for cell in cells
+        )
+        if not doubt or not card:
+            return {}
+        return {
+            (r, c): tuple(dict.fromkeys([rows[r][c], *card, str(obs.codes[r, c])]))
+            for r, c in cells
+        }
 
     def _poorly_read(self, outcome: Outcome, obs: Observation) -> bool:
         """Whether a new cell of ``outcome`` lies farther than

@@ -1441,6 +1441,44 @@ def test_the_neutral_tile_is_expected_beside_the_card_until_it_is_used(table):
     assert "N" not in referee.likely_codes([(3, 0), (3, 1)])
 
 
+def _grey_read_over_the_card(table: Table, tie: bool) -> tuple[BoardTracker, str, list]:
+    """The starting tile recorded on the floor at the left; then a tile put
+    down flat at the bottom right, both halves read grey first: with
+    ``tie``, the second half unsure, the card's second colour 2 ΔE behind
+    grey; else both sure, every other colour 38 ΔE behind. Returns the
+    tracker, the card and its events."""
+    tracker = bits(table)
+    first = _bottom_left(start_tile(table))
+    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
+    card = table.game.view()["card"]
+    assert card and "N" not in card
+    after = [*EMPTY6[:5], first[5][:4] + "NN"]
+    obs = observe(after, unsure={(5, 5): "N" + card[1]} if tie else None)
+    return tracker, card, tracker.observe(obs, changed=_mask(after, first))
+
+
+def test_a_grey_half_read_as_near_the_cards_colour_is_asked_about_not_the_neutral_tile(table):
+    # Simulated BITS 1418: the card's black double under the lamp's
+    # highlight, its upper half read surely grey, the lower one as near
+    # black as grey. Grey fits both halves best and "the neutral tile" led
+    # the rules, but the game expects the card's tile, and the neutral tile
+    # is the one a player lays only by choice: a tie with the card's colour
+    # is no reading of it. The players are asked, the card's tile offered.
+    tracker, card, events = _grey_read_over_the_card(table, tie=True)
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[5, 4], [5, 5]])]
+    assert all("N" in options for options in events[0]["candidates"])
+    assert card[1] in events[0]["candidates"][1]
+    done = tracker.confirm(events[0]["alert"], list(card))
+    assert [(e["type"], e.get("codes")) for e in done] == [("placed", card)]
+
+
+def test_a_grey_tile_read_clearly_is_the_neutral_tile(table):
+    # The card's colours far behind grey on both halves: the neutral tile
+    # is what was put down, recorded without a question.
+    events = _grey_read_over_the_card(table, tie=False)[2]
+    assert [(e["type"], e.get("codes")) for e in events] == [("placed", "NN")]
+
+
 def test_a_refused_tile_taken_off_half_read_as_the_cards_tile_is_asked_about(table):
     # Simulated BITS 654: a second neutral refused on the dark print and
     # taken off; one of its cells reads the card's black a hair nearer
