@@ -480,8 +480,10 @@ class BoardTracker:
             cells = new_cells(self.known or [], rows, empty)
             return nothing + sum(float(gain[r, c, index[rows[r][c]]]) for r, c in cells)
 
-        ranked = sorted(((cost(rows) + odds, rows) for rows, odds in boards), key=lambda x: x[0])
-        lead, rows = ranked[0]
+        ranked = sorted(
+            ((cost(rows) + odds, odds, rows) for rows, odds in boards), key=lambda x: x[0]
+        )
+        lead, unexpected, rows = ranked[0]
         runner = ranked[1][0] if len(ranked) > 1 else float("inf")
         reading = nothing + self._free_reading(gain, looked, obs.alphabet)
         log.debug(
@@ -499,6 +501,10 @@ class BoardTracker:
                 differ = self._differ(rows, obs)
                 if differ:
                     return differ
+            if unexpected > 0:
+                doubt = self._doubted_unexpected(rows, obs)
+                if doubt:
+                    return doubt
             return self._outcome(rows)
         if nothing < lead - PLACED_LEAD and (np.asarray(changed, bool) & free & held).any():
             # Tiles the game does not hold were taken away, and nothing
@@ -510,46 +516,65 @@ class BoardTracker:
         return None
 
     def _after_unseen_drop(
-        self, board: list[str], outcome: Outcome, obs: Observation
+        self, board: list[str], outcome: Outcome, obs: Observation, told: Iterable[Cell] = ()
     ) -> Outcome | None:
         """Two legal placements instead of ``outcome``'s refusal: the card's
         tile dropped where its look hardly changed (a black double on the
         dark print, simulated BITS 227: the cells' colour moved under the
         change limit, so the drop was never judged), then the tile just
         seen. Only when exactly one legal drop of the tile the game waits
-        for lies where the reader offers its colour on every cell and is
-        sure of it on one or reads it first on all (simulated BITS 659),
-        and the two steps are legal in that order; else None (the refusal
-        stands)."""
+        for is read there (:meth:`_read_there`) and leaves the tile seen
+        legal after it (simulated BITS 957: a tile seen on the top row
+        rests on the drop missed below it, which the rules allow nowhere
+        else); else None (the refusal stands). ``told``: cells the players
+        named (no drop lies there but what they said)."""
         assert self.known is not None
         if outcome.kind != "illegal" or len(outcome.steps) != 1:
             return None
         empty = self.referee.empty
         fresh = set(new_cells(self.known, list(outcome.rows), empty))  # old rounds' tiles aside
-        found: list[dict[Cell, str]] = []
+        fresh |= set(told)
+        aside = self.stale
+        found: list[tuple[set[Cell], Outcome]] = []
         for rows, _ in self.referee.legal_boards(self.known):
             cells = new_cells(self.known, rows, empty)
             if not cells or fresh & set(cells):
                 continue
             drop = {(r, c): rows[r][c] for r, c in cells}
-            offered = all(code in obs.candidates[r][c] for (r, c), code in drop.items())
-            first = {cell: str(obs.codes[cell]) == code for cell, code in drop.items()}
-            sure = any(obs.sure[cell] and f for cell, f in first.items())
-            if offered and (sure or all(first.values())):
-                found.append(drop)
+            if not self._read_there(drop, obs):
+                continue
+            # A cell set aside (the print once misread as black) under the
+            # drop was the tile's all along, if the two steps are legal.
+            self.stale = aside - set(drop)
+            try:
+                both = self._outcome(with_cells(board, drop))
+            finally:
+                self.stale = aside
+            if both.kind == "legal" and len(both.steps) == 2:
+                found.append((set(drop), both))
         if len(found) != 1:
             return None
-        drop = found[0]
-        # A cell set aside (the print once misread as black) under the drop
-        # was the tile's all along, if the two steps are legal.
-        aside = self.stale
-        self.stale = aside - set(drop)
-        both = self._outcome(with_cells(board, drop))
-        if both.kind != "legal" or len(both.steps) != 2:
-            self.stale = aside
-            return None
+        under, both = found[0]
+        self.stale = aside - under
         log.info("board %s: a drop the look missed, then the tile seen", self.board)
         return both
+
+    @staticmethod
+    def _read_there(drop: dict[Cell, str], obs: Observation) -> bool:
+        """Whether the reader shows the tile ``drop`` lays: on every cell it
+        offers the drop's code, and it is sure of it on one or reads it first
+        on all (simulated BITS 659). A cell that fits no colour within the
+        palette's ``max_distance`` (a glint on a black tile) says nothing
+        either way; one cell at least must fit."""
+        fitting = {
+            cell: code
+            for cell, code in drop.items()
+            if float(obs.distance[cell].min()) <= obs.max_distance
+        }
+        offered = all(code in obs.candidates[r][c] for (r, c), code in fitting.items())
+        first = {cell: str(obs.codes[cell]) == code for cell, code in fitting.items()}
+        sure = any(obs.sure[cell] and f for cell, f in first.items())
+        return bool(fitting) and offered and (sure or all(first.values()))
 
     def _only_hinted_far(self, outcome: Outcome, obs: Observation) -> bool:
         """Whether ``outcome`` gives a new cell a code the reader did not
@@ -589,6 +614,41 @@ class BoardTracker:
                 out[(r, c)] = (read, rows[r][c])
         return out
 
+    def _doubted_unexpected(self, rows: list[str], obs: Observation) -> dict[Cell, tuple[str, ...]]:
+        """For a placement the game expects less than the card's tile (BITS:
+        the neutral tile) that the rules lead with, the question to ask
+        instead when the reader does not tell it from the card's tile: a new
+        cell read first as another tile's colour, or as near (within a
+        palette margin) one of the card's colours as the code ``rows`` gives
+        it. Each new cell is asked about, with that code, the card's and the
+        code read; ``{}`` when the reading is clear. The game's expectation
+        settles ties for the card's tile, never for the tile a player lays
+        by choice (simulated BITS 1418: a black double under the lamp's
+        highlight, its upper half read grey, the lower one as near black as
+        grey, recorded as the neutral tile; 1433: a blue and red tile under
+        the lamp's core, both halves read purple first, recorded as the
+        neutral tile)."""
+        assert self.known is not None
+        empty = self.referee.empty
+        cells = new_cells(self.known, rows, empty)
+        codes = {rows[r][c] for r, c in cells}
+        card = [code for code in self.referee.likely_codes(cells) if code not in codes]
+        doubt = any(
+            str(obs.codes[cell]) not in (empty, rows[cell[0]][cell[1]])
+            or any(
+                obs.distance_of(cell, code) - obs.distance_of(cell, rows[cell[0]][cell[1]])
+                <= obs.min_margin
+                for code in card
+            )
+            for cell in cells
+        )
+        if not doubt or not card:
+            return {}
+        return {
+            (r, c): tuple(dict.fromkeys([rows[r][c], *card, str(obs.codes[r, c])]))
+            for r, c in cells
+        }
+
     def _poorly_read(self, outcome: Outcome, obs: Observation) -> bool:
         """Whether a new cell of ``outcome`` lies farther than
         :data:`POOR_FIT` of the palette's ``max_distance`` from even its
@@ -615,7 +675,15 @@ class BoardTracker:
         read, the game's and empty, and each neighbour believed empty that
         the reader says may hold a tile, with empty and the game's codes
         (simulated BITS 308: a black double read as one grey cell, the
-        other half doubting between the print and black). ``{}`` otherwise."""
+        other half doubting between the print and black). A neighbour set
+        aside (believed covered by a tile the game does not hold) is asked
+        about too, its old code offered besides: a cell whose look a tile
+        hardly changes (under a lamp's core every surface reads grey) keeps
+        what it was set aside as, though the new tile's other half now lies
+        there (simulated BITS 1433: a red half of an old round's tile was
+        never seen swept; the card's blue half put down on it, the purple
+        half beside it alone was refused as "not a tile"). ``{}``
+        otherwise."""
         verdict = outcome.verdict
         if outcome.kind != "illegal" or verdict is None or verdict.reason != "not_a_tile":
             return {}
@@ -634,13 +702,15 @@ class BoardTracker:
         halves = [
             cell
             for cell in near
-            if self._believed_empty(cell)
+            if (self._believed_empty(cell) or cell in self.stale)
             and any(code != empty for code in obs.candidates[cell[0]][cell[1]])
         ]
         likely = self.referee.likely_codes([fresh[0], *halves[:1]])
         options = {(r, c): tuple(dict.fromkeys([outcome.rows[r][c], *likely, empty]))}
+        seen = self.seen or []
         for cell in halves:
-            options[cell] = tuple(dict.fromkeys([empty, *likely]))
+            held = [seen[cell[0]][cell[1]]] if cell in self.stale and seen else []
+            options[cell] = tuple(dict.fromkeys([empty, *likely, *held]))
         return options
 
     def _free_reading(
@@ -1605,6 +1675,14 @@ class BoardTracker:
             # rather than refuse a tile that cannot exist (a black tile
             # under a highlight read clearly as grey: simulated BITS 619).
             return events + self._ask(board, other_half, [], pending.obs, t)
+        if pending.obs is not None:
+            # The tile the players named is refused: the card's tile may lie
+            # unseen where the look hardly changed (simulated BITS 957: a
+            # black tile asked about, named, refused as the wrong tile; the
+            # card's black double lay under it, one half under a glint).
+            unseen = self._after_unseen_drop(board, outcome, pending.obs, answer)
+            if unseen is not None:
+                return events + self._act(unseen, pending.lab, t, settled=False, learn=False)
         return events + self._act(outcome, pending.lab, t, settled=True, learn=False)
 
     def _other_half(self, outcome: Outcome, answer: dict[Cell, str]) -> dict[Cell, tuple[str, ...]]:

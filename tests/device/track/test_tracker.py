@@ -263,6 +263,55 @@ def test_a_drop_the_look_missed_then_the_next_cards_tile_are_both_placed(table, 
     assert table.game.view()["players"][0]["board"] == [*EMPTY6[:5], tile + ".." + card]
 
 
+def _card_after(table: Table, boards: list[list[str]]) -> str:
+    """The card the game shows once player 0 has put down ``boards`` in
+    turn (the same game replayed on the side)."""
+    from engine.bits import Game
+
+    probe = Game.new(table.game.setup)
+    for rows in boards:
+        probe.apply({"type": "place", "player": 0, "rows": rows})
+    return str(probe.view()["card"])
+
+
+@pytest.mark.parametrize("asked", [False, True], ids=["read_surely", "named_by_players"])
+def test_a_drop_missed_under_a_glint_is_found_under_the_next_tile(table, asked):
+    # Simulated BITS 957: the card's black double put down flat on the
+    # black print, its left half read black first (the print close
+    # behind), its right half under a glint that fits no colour; nothing
+    # changed enough to judge. The next card's tile, put down on top of
+    # it, is seen (with ``asked``, one half doubtful with the print, named
+    # by the players). Against the card it is the wrong tile; resting on
+    # the missed drop, the only legal drop of the card the look does not
+    # rule out (a cell that fits no colour rules nothing out), it is the
+    # next card's tile: both are placed.
+    tracker = bits(table)
+    start = _bottom_left(start_tile(table))
+    tracker.observe(observe(start), changed=_mask(start, EMPTY6))
+    card = table.game.view()["card"]
+    missed = [*EMPTY6[:4], card + "....", start[5]]
+    after = _card_after(table, [start, missed])
+    rows = [*EMPTY6[:3], after + "....", card[0] + ".....", start[5]]
+    unsure = {(4, 0): card[0] + ".", (4, 1): "N"}
+    if asked:
+        unsure[(3, 1)] = after[1] + "."
+    obs = observe(rows, unsure=unsure)
+    obs.distance[4, 1, :] = 50.0  # the glint: beyond the palette's reach of every colour
+    changed = np.zeros((6, 6), bool)
+    changed[3, 0:2] = True
+    events = tracker.observe(obs, changed=changed)
+    if asked:
+        assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[3, 1]])]
+        table.resolve_alert(events[0]["alert"], "confirm", [after[1]])
+        events = tracker.confirm(events[0]["alert"], [after[1]])
+    assert [(e["type"], e["cells"]) for e in events] == [
+        ("placed", [[4, 0], [4, 1]]),
+        ("placed", [[3, 0], [3, 1]]),
+    ]
+    assert [e["codes"] for e in events] == [card, after]
+    assert table.game.view()["players"][0]["board"] == [*EMPTY6[:3], after + "....", *missed[4:]]
+
+
 def test_a_wrong_tile_is_still_refused_when_no_missed_drop_makes_it_the_next_card(table):
     tracker = bits(table)
     tile = start_tile(table)
@@ -978,6 +1027,29 @@ def test_half_a_tile_beside_a_cell_set_aside_is_the_whole_tile(table):
     assert tracker.stale == {(5, 5)}
 
 
+def test_a_lone_half_beside_a_cell_set_aside_asks_about_that_cell_too(table):
+    # Two cells at the bottom right are set aside in a colour on neither
+    # half of the card's tile (under a lamp's core every surface reads the
+    # same, so a tile put down there hardly changes the look). The card's
+    # tile then goes down flat with its second half on the set-aside cell:
+    # only its first half changes in look. One new cell is no tile; its
+    # other half may be the neighbour set aside, read as it was set aside,
+    # so the players are asked about both cells, and their answer places
+    # the card's tile (simulated BITS 1433: asked about the one cell, the
+    # players named it and it was refused as "not a tile").
+    tracker, tile, wrong, knocked = _set_aside_bottom_right(table)
+    dropped = [*EMPTY6[:5], "..." + tile[0] + wrong + wrong]
+    asked = tracker.observe(observe(dropped), changed=_mask(dropped, knocked))
+    assert [e["type"] for e in asked] == ["unsure"]
+    assert asked[0]["cells"] == [[5, 3], [5, 4]]
+    assert tile[1] in asked[0]["candidates"][1] and "." in asked[0]["candidates"][1]
+    table.resolve_alert(asked[0]["alert"], "confirm", list(tile))
+    done = tracker.confirm(asked[0]["alert"], list(tile))
+    assert [(e["type"], e["cells"]) for e in done] == [("placed", [[5, 3], [5, 4]])]
+    assert table.game.view()["players"][0]["board"] == [*EMPTY6[:5], "..." + tile + "."]
+    assert tracker.stale == {(5, 5)}
+
+
 def test_an_unsure_look_at_a_cell_set_aside_keeps_it_set_aside(table):
     # A careful look set aside a clear group the game does not hold. The
     # next careful look (a lamp came on) is unsure of one of its cells:
@@ -1367,6 +1439,44 @@ def test_the_neutral_tile_is_expected_beside_the_card_until_it_is_used(table):
     table.apply({"type": "place", "player": 0, "rows": [*EMPTY6[:4], "NN....", first[5]]})
     assert table.game.view()["players"][0]["neutral_used"]
     assert "N" not in referee.likely_codes([(3, 0), (3, 1)])
+
+
+def _grey_read_over_the_card(table: Table, tie: bool) -> tuple[BoardTracker, str, list]:
+    """The starting tile recorded on the floor at the left; then a tile put
+    down flat at the bottom right, both halves read grey first: with
+    ``tie``, the second half unsure, the card's second colour 2 ΔE behind
+    grey; else both sure, every other colour 38 ΔE behind. Returns the
+    tracker, the card and its events."""
+    tracker = bits(table)
+    first = _bottom_left(start_tile(table))
+    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
+    card = table.game.view()["card"]
+    assert card and "N" not in card
+    after = [*EMPTY6[:5], first[5][:4] + "NN"]
+    obs = observe(after, unsure={(5, 5): "N" + card[1]} if tie else None)
+    return tracker, card, tracker.observe(obs, changed=_mask(after, first))
+
+
+def test_a_grey_half_read_as_near_the_cards_colour_is_asked_about_not_the_neutral_tile(table):
+    # Simulated BITS 1418: the card's black double under the lamp's
+    # highlight, its upper half read surely grey, the lower one as near
+    # black as grey. Grey fits both halves best and "the neutral tile" led
+    # the rules, but the game expects the card's tile, and the neutral tile
+    # is the one a player lays only by choice: a tie with the card's colour
+    # is no reading of it. The players are asked, the card's tile offered.
+    tracker, card, events = _grey_read_over_the_card(table, tie=True)
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[5, 4], [5, 5]])]
+    assert all("N" in options for options in events[0]["candidates"])
+    assert card[1] in events[0]["candidates"][1]
+    done = tracker.confirm(events[0]["alert"], list(card))
+    assert [(e["type"], e.get("codes")) for e in done] == [("placed", card)]
+
+
+def test_a_grey_tile_read_clearly_is_the_neutral_tile(table):
+    # The card's colours far behind grey on both halves: the neutral tile
+    # is what was put down, recorded without a question.
+    events = _grey_read_over_the_card(table, tie=False)[2]
+    assert [(e["type"], e.get("codes")) for e in events] == [("placed", "NN")]
 
 
 def test_a_refused_tile_taken_off_half_read_as_the_cards_tile_is_asked_about(table):
