@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.glare import Highlight, find_highlight
+from vision.glare import Highlight
 from vision.gridfit import GridFit
 from vision.locate import locate_grid
 from vision.palette import Palette
@@ -97,15 +97,14 @@ def read_photo(
     # A little beyond the grid too: its printed outline tells an empty edge
     # cell from a covered one.
     rectified, around = rectify_around(image, grid.homography, rows, cols, px)
+
     # A lamp's highlight on glossy tiles is looked for with a profile or
     # without (the profile knows the colours, not where tonight's lamp shines).
     # What varies inside cells is not always a highlight (a steep view shows
     # the tiles' sides standing over the next cells), so a spot found is
     # taken off only when the colours as seen do not fit the palette clearly
     # better than the colours it leaves.
-    spot = find_highlight(rectified, rows, cols)
-
-    def read(highlight: Highlight | None, fit: bool) -> Reading:
+    def read(highlight: Highlight | None, fit: bool, look: bool = False) -> Reading:
         return read_cells(
             rectified,
             rows,
@@ -114,13 +113,13 @@ def read_photo(
             gains=gains,
             fit=fit,
             highlight=highlight,
-            look_for_highlight=False,
+            look_for_highlight=look,
             around=around,
             bounds=True,
         )
 
-    reading = read(spot, fit_palette)
-    if spot is not None:
+    reading = read(None, fit_palette, look=True)
+    if reading.highlight is not None:
         seen = read(None, fit_palette)
         if CLEARLY * _misfit(seen) < _misfit(reading):
             reading = seen
