@@ -127,9 +127,10 @@ def read_cells(
     cells of what lies beyond it on every side (:func:`rectify_around`), so
     the printed lines of the grid's outline count too.
     ``look_for_highlight``: look for one in this image when none is given
-    (default: for a single photo, ``fit``), unless the board prints a symbol
-    in every cell (LITS): that print hides a highlight's slopes. The reading
-    says what was taken off (``Reading.highlight``).
+    (default: for a single photo, ``fit``); on a board that prints symbols
+    (LITS) the cells showing one stay out of the search, their print hiding
+    a highlight's slopes. The reading says what was taken off
+    (``Reading.highlight``).
     ``expected``: the board as the game knows it (one string per row of
     codes, a code outside the palette, e.g. ``?``, where it does not know):
     it only decides the light when the cells alone leave it open (see
@@ -143,8 +144,11 @@ def read_cells(
     """
     look = fit if look_for_highlight is None else look_for_highlight
     known_codes = _indices(expected, palette, rows, cols)
-    if highlight is None and look and not any(palette.symbols):
-        highlight = find_highlight(rectified_bgr, rows, cols)
+    if highlight is None and look:
+        # A printed X or O varies inside its cell far more than a highlight
+        # does: the cells showing one stay out of the search.
+        skip = read_symbols(rectified_bgr, rows, cols)[0] != "." if any(palette.symbols) else None
+        highlight = find_highlight(rectified_bgr, rows, cols, skip=skip)
     if bounds:
         rectified_bgr, bound = take_off(rectified_bgr, highlight, rows, cols)
     else:
