@@ -144,21 +144,27 @@ def read_cells(
     """
     look = fit if look_for_highlight is None else look_for_highlight
     known_codes = _indices(expected, palette, rows, cols)
+    symbols = None
+    if any(palette.symbols):
+        # Printed symbols (a LITS X or O) are print too, finer than the colour
+        # lattice sees: a cell showing one is board, never a piece. They are
+        # read before a highlight comes off (a smooth spot draws no strokes,
+        # while taking it off around a clipped core leaves edges that do:
+        # LITS 5031, an O under the core read X) and after (the spot may hide
+        # faint print: LITS 5041, an O read X); each cell keeps the surer.
+        symbols = read_symbols(rectified_bgr, rows, cols)
     if highlight is None and look:
         # A printed X or O varies inside its cell far more than a highlight
         # does: the cells showing one stay out of the search.
-        skip = read_symbols(rectified_bgr, rows, cols)[0] != "." if any(palette.symbols) else None
+        skip = None if symbols is None else symbols[0] != "."
         highlight = find_highlight(rectified_bgr, rows, cols, skip=skip)
     if bounds:
         rectified_bgr, bound = take_off(rectified_bgr, highlight, rows, cols)
     else:
         rectified_bgr, bound = remove_highlight(rectified_bgr, highlight, rows, cols), None
     margin = around is not None
-    symbols = None
-    if any(palette.symbols):
-        # Printed symbols (a LITS X or O) are print too, finer than the colour
-        # lattice sees: a cell showing one is board, never a piece.
-        symbols = read_symbols(rectified_bgr, rows, cols)
+    if symbols is not None and highlight is not None:
+        symbols = _surer(symbols, read_symbols(rectified_bgr, rows, cols))
     shows = None if symbols is None else symbols[0] != "."
     linear, printed = cell_features(rectified_bgr, rows, cols, inset, around=shows)
     if shows is not None:
@@ -319,6 +325,14 @@ def _read_colours(
     if bare is not None:
         m = match(None, used, s, bare if penalty is None else penalty + bare)
     return used_gains, used, m
+
+
+def _surer(
+    a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell, the surer of two symbol readings (codes, confidence)."""
+    take_b = b[1] > a[1]
+    return np.where(take_b, b[0], a[0]), np.where(take_b, b[1], a[1])
 
 
 def _thought_empty(scores: np.ndarray, palette: Palette) -> np.ndarray:
