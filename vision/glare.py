@@ -74,6 +74,10 @@ LINE_SPREADS = 4.0
 # second look must explain this much (a clear spot: the lamp's core in 652
 # explains 0.8; spurious glints on glare-free tables half).
 SECOND_SHARE = 0.6
+# ... or from one whose centre the sensor clipped: the pixels within this
+# many cells of it (LITS 5041: the core white on a dark board, the spot's
+# fitted peak 394 levels).
+CORE = 0.25
 # Hypotheses weighed at once (memory: CHUNK x cells x samples floats).
 CHUNK = 128
 # Samples this bright in any channel are clipped: what they say of the
@@ -175,11 +179,18 @@ def _best(
     return best, amp, gain
 
 
-def find_highlight(board: np.ndarray, rows: int, cols: int) -> Highlight | None:
-    """The lamp's highlight on a rectified board (BGR uint8), or None."""
+def find_highlight(
+    board: np.ndarray, rows: int, cols: int, skip: np.ndarray | None = None
+) -> Highlight | None:
+    """The lamp's highlight on a rectified board (BGR uint8), or None.
+
+    ``skip`` (rows, cols) bool: cells left out of the fit (a printed symbol
+    there varies far more inside the cell than any highlight does)."""
     values = _samples(board, rows, cols, SAMPLES).reshape(rows * cols, -1, 3)
     ys, xs = (a.reshape(rows * cols, -1) for a in _lattice(rows, cols, SAMPLES))
     usable: np.ndarray = np.asarray((values < CLIPPED).all(axis=2), dtype=np.float64)
+    if skip is not None:
+        usable *= ~np.asarray(skip, bool).reshape(-1, 1)
     found = _spot(values, usable, ys, xs, rows, cols)
     if found is None:
         return None
@@ -204,9 +215,26 @@ def find_highlight(board: np.ndarray, rows: int, cols: int) -> Highlight | None:
     # unless it is clearly a spot (see CLEAR_SHARE).
     if share < MIN_SHARE or float(peak.min()) < MIN_PEAK:
         return None
-    if float(peak.max()) > (MAX_CLEAR_PEAK if share >= CLEAR_SHARE else MAX_PEAK):
+    clear = share >= CLEAR_SHARE or _core_clipped(board, spot, rows, cols)
+    if float(peak.max()) > (MAX_CLEAR_PEAK if clear else MAX_PEAK):
         return None
     return Highlight(spot.x, spot.y, spot.sigmas, spot.peaks, share)
+
+
+def _core_clipped(board: np.ndarray, spot: Highlight, rows: int, cols: int) -> bool:
+    """Whether the sensor clipped at the spot's centre (the median of the
+    pixels within CORE cells of it is at full scale in some channel): the
+    lamp's core is seen there, so the spot fitted around it may well add
+    more than full scale."""
+    h, w = board.shape[:2]
+    cy, cx = spot.y * h / rows, spot.x * w / cols
+    r = CORE * h / rows
+    y0, y1 = max(int(cy - r), 0), min(int(cy + r) + 1, h)
+    x0, x1 = max(int(cx - r), 0), min(int(cx + r) + 1, w)
+    if y0 >= y1 or x0 >= x1:
+        return False
+    core = board[y0:y1, x0:x1].reshape(-1, 3)
+    return bool((np.median(core, axis=0) >= CLIPPED).any())
 
 
 def _spot(

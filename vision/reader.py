@@ -127,9 +127,10 @@ def read_cells(
     cells of what lies beyond it on every side (:func:`rectify_around`), so
     the printed lines of the grid's outline count too.
     ``look_for_highlight``: look for one in this image when none is given
-    (default: for a single photo, ``fit``), unless the board prints a symbol
-    in every cell (LITS): that print hides a highlight's slopes. The reading
-    says what was taken off (``Reading.highlight``).
+    (default: for a single photo, ``fit``); on a board that prints symbols
+    (LITS) the cells showing one stay out of the search, their print hiding
+    a highlight's slopes. The reading says what was taken off
+    (``Reading.highlight``).
     ``expected``: the board as the game knows it (one string per row of
     codes, a code outside the palette, e.g. ``?``, where it does not know):
     it only decides the light when the cells alone leave it open (see
@@ -143,18 +144,27 @@ def read_cells(
     """
     look = fit if look_for_highlight is None else look_for_highlight
     known_codes = _indices(expected, palette, rows, cols)
-    if highlight is None and look and not any(palette.symbols):
-        highlight = find_highlight(rectified_bgr, rows, cols)
+    symbols = None
+    if any(palette.symbols):
+        # Printed symbols (a LITS X or O) are print too, finer than the colour
+        # lattice sees: a cell showing one is board, never a piece. They are
+        # read before a highlight comes off (a smooth spot draws no strokes,
+        # while taking it off around a clipped core leaves edges that do:
+        # LITS 5031, an O under the core read X) and after (the spot may hide
+        # faint print: LITS 5041, an O read X); each cell keeps the surer.
+        symbols = read_symbols(rectified_bgr, rows, cols)
+    if highlight is None and look:
+        # A printed X or O varies inside its cell far more than a highlight
+        # does: the cells showing one stay out of the search.
+        skip = None if symbols is None else symbols[0] != "."
+        highlight = find_highlight(rectified_bgr, rows, cols, skip=skip)
     if bounds:
         rectified_bgr, bound = take_off(rectified_bgr, highlight, rows, cols)
     else:
         rectified_bgr, bound = remove_highlight(rectified_bgr, highlight, rows, cols), None
     margin = around is not None
-    symbols = None
-    if any(palette.symbols):
-        # Printed symbols (a LITS X or O) are print too, finer than the colour
-        # lattice sees: a cell showing one is board, never a piece.
-        symbols = read_symbols(rectified_bgr, rows, cols)
+    if symbols is not None and highlight is not None:
+        symbols = _surer(symbols, read_symbols(rectified_bgr, rows, cols))
     shows = None if symbols is None else symbols[0] != "."
     linear, printed = cell_features(rectified_bgr, rows, cols, inset, around=shows)
     if shows is not None:
@@ -327,6 +337,14 @@ def _with_bare(
     if bare is None or not bare.any():
         return m
     return match(None, used, s, bare if penalty is None else penalty + bare)
+
+
+def _surer(
+    a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per cell, the surer of two symbol readings (codes, confidence)."""
+    take_b = b[1] > a[1]
+    return np.where(take_b, b[0], a[0]), np.where(take_b, b[1], a[1])
 
 
 def _thought_empty(scores: np.ndarray, palette: Palette) -> np.ndarray:

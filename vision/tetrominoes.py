@@ -13,7 +13,9 @@ that fits the colours best (the sum of each cell's ΔE-equivalent distance to
 what it is said to be). Which piece a covered cell belongs to is the
 shape's to say, whatever the colour (a lamp tints plastic); whether a cell
 is covered at all flips only where board and piece fit within ``SLACK`` of
-each other (the printed symbols and lines tell them apart well). A cell
+each other (the printed symbols and lines tell them apart well), and the
+shape overrules at most one piece's worth of clear colours in a group of
+touching cells (``MAX_OVERRULED``). A cell
 that turns from piece to board reads ``?``: its printed symbol was not read
 under the piece's colour. When no split exists within the slack the
 reading is left as it was, for the rules to report.
@@ -53,6 +55,11 @@ SLACK = 20.0
 # is left as read rather than holding up the frame.
 MAX_NODES = 50_000
 UNSURE = "?"
+# The shape may overrule the colour of at most one piece's cells in a group
+# (a lamp tints a piece): a split that must recolour more is not settling a
+# doubt but rewriting the reading (LITS 5123: a red L's corner under glare
+# read as the board, and the only split recoloured 19 clear cells around it).
+MAX_OVERRULED = 4
 
 Cell = tuple[int, int]
 # Each piece as it can lie, keyed by its first cell in reading order (where
@@ -103,9 +110,10 @@ def pieced(
     # touches is split on its own.
     maybe = np.asarray(allowed[..., 1:].any(axis=-1))
     out = shaped.copy()
+    near = cost <= least[..., None] + slack
     for group in _groups(maybe):
         split = _cheapest_split(group, cost, allowed)
-        if split is None:
+        if split is None or _overruled(split, said, near) > MAX_OVERRULED:
             continue
         for cell, label in split.items():
             if label > 0 and shaped[cell] == UNSURE:
@@ -119,6 +127,12 @@ def pieced(
             elif shaped[cell] in LETTERS:
                 out[cell] = UNSURE  # uncovered, but its symbol was not read
     return out, out != codes
+
+
+def _overruled(split: dict[Cell, int], said: dict[Cell, int], near: np.ndarray) -> int:
+    """Cells a split names as something their colour does not allow (beyond
+    the slack of their best fit) and the reading did not say."""
+    return sum(1 for cell, label in split.items() if label != said[cell] and not near[cell][label])
 
 
 def _said(codes: np.ndarray, cost: np.ndarray) -> dict[Cell, int]:

@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 
 from calibration.palette import load_palette
-from tests.vision.synth import render_board
+from tests.vision.synth import Light, render_board
+from tests.vision.test_reader import LITS_BOARD
 from vision.glare import find_highlight, remove_highlight, take_off
 from vision.reader import read_cells
 
@@ -201,3 +202,49 @@ def test_a_highlight_is_found_among_grid_lines_a_lens_bent_into_the_cells():
     assert h is not None
     assert abs(h.x - core_x) < 0.3 and abs(h.y - core_y) < 0.3
     assert h.share >= 0.6
+
+
+def test_a_highlight_on_a_lits_board_is_found_among_its_printed_symbols():
+    # A LITS board prints an X or an O in many cells; an O's ring crosses
+    # the cells' sample rings, and that print, not the lamp, was most of
+    # what varies inside cells, so LITS boards never looked for a
+    # highlight. Here the lamp's sheen over the blank cells above the S
+    # made two of them read blue. With the cells showing a symbol left out
+    # of the search the spot is found where the lamp is (3.0, 4.5 cells)
+    # and taken off: every cell reads right.
+    lits = load_palette("lits")
+    light = Light(kelvin=4000, glare=1.2, glare_at=(0.3, 0.45), glare_radius=0.1)
+    image = render_board(LITS_BOARD, lits, light, cell_px=40, noise=2, seed=2, tile_symbols=False)
+    reading = read_cells(image, 10, 10, lits, fit=True)
+    h = reading.highlight
+    assert h is not None and abs(h.x - 3.0) < 0.5 and abs(h.y - 4.5) < 0.5
+    assert reading.rows == LITS_BOARD
+
+
+def test_rendered_lits_tables_whose_lamp_washes_a_red_piece_read_right():
+    # Simulated tables (tuning seeds) with a lamp's glare over a red L: its
+    # cells had read as the board or unsure (5048, 5282), and where the
+    # lamp's core clips the sensor (5041: white on the dark board; 5365)
+    # the spot fitted around it adds more than full scale, which only a
+    # clear spot had been allowed. Now every cell reads right (read as
+    # ``tilewatch read`` reads, the game's rules applied).
+    from device.evals.read import sim_board, still_frames
+
+    lits = load_palette("lits")
+    for seed in (5041, 5048, 5282, 5365):
+        board = sim_board("lits", seed, next(still_frames("lits", seed, 1)), lits, None)
+        assert board.found and board.wrong == [], (seed, board.wrong)
+
+
+def test_rendered_lits_symbols_under_a_lamp_are_read_with_and_without_its_spot():
+    # Simulated tables (tuning seeds) whose printed symbols lie under the
+    # lamp. Taking the spot off around a clipped core leaves edges of its
+    # own, and an O there read X (5031, the dark board); the spot left on
+    # hides faint print (5236: an X read blank). Each cell keeps the surer
+    # of the two readings, and every cell reads right.
+    from device.evals.read import sim_board, still_frames
+
+    lits = load_palette("lits")
+    for seed in (5031, 5236):
+        board = sim_board("lits", seed, next(still_frames("lits", seed, 1)), lits, None)
+        assert board.found and board.wrong == [], (seed, board.wrong)
