@@ -40,6 +40,8 @@ FILLED_DELTA_E = 22.0
 # How far beyond the grid :func:`frame_widths` looks, in cells: past a drop
 # zone of a little over two cells, with room to see the table behind it.
 FRAME_REACH = 3.0
+# A width this close to the reach is the reach (widths are whole pixels).
+REACH_TOLERANCE = 0.01
 # Frame and table closer than this (CIELAB) cannot be told apart.
 FRAME_CONTRAST = 8.0
 
@@ -192,7 +194,9 @@ def _widths(
     return widths, measured
 
 
-def top_edge(widths: np.ndarray, measured: np.ndarray, lead: float = 0.5) -> tuple[int, float]:
+def top_edge(
+    widths: np.ndarray, measured: np.ndarray, lead: float = 0.5, reach: float = FRAME_REACH
+) -> tuple[int, float]:
     """The edge (0-3, as :func:`frame_widths` numbers them) whose frame is
     wider than every other edge's by ``lead`` cells (the ramp's top, where
     tiles are put in), and how sure that is: 1.0 when every other edge was
@@ -200,15 +204,30 @@ def top_edge(widths: np.ndarray, measured: np.ndarray, lead: float = 0.5) -> tup
     may be wider than it was seen), 0.0 when no edge leads (then the edge
     returned means nothing).
 
+    An edge that looks like the board all the way to ``reach`` was not cut
+    off by the view: something there is wider than any drop zone (a side
+    wall's shadow on the table, the wall's face seen at a slant). When
+    another edge leads the rest, that one is the top, half sure
+    (simulated games 937, 1402, 1507: a shadow beyond the wall was taken
+    for the top, and the first tile recorded a quarter turn off):
+
     >>> top_edge(np.array([1.0, 0.8, 1.1, 2.3]), np.ones(4, bool))
     (3, 1.0)
     >>> top_edge(np.array([1.0, 0.8, 0.9, 2.3]), np.array([True, True, False, True]))
     (3, 0.5)
     >>> top_edge(np.array([1.0, 0.8, 1.1, 1.3]), np.ones(4, bool))[1]
     0.0
+    >>> top_edge(np.array([0.9, 2.4, 3.0, 0.9]), np.array([True, True, False, True]))
+    (1, 0.5)
     """
     if np.isnan(widths).all():
         return 0, 0.0
+    beyond = ~np.asarray(measured, bool) & (np.nan_to_num(widths) >= reach - REACH_TOLERANCE)
+    inside = [k for k in range(4) if not beyond[k]]
+    if beyond.any() and len(inside) >= 2 and not np.isnan(widths[inside]).any():
+        best = max(inside, key=lambda k: widths[k])
+        if widths[best] - max(widths[k] for k in inside if k != best) >= lead:
+            return best, 0.5
     best = int(np.nanargmax(widths))
     others = [k for k in range(4) if k != best]
     if any(np.isnan(widths[k]) for k in others):

@@ -127,3 +127,16 @@ def test_a_frame_cut_off_by_the_view():
     # cut off right at the lip: the lower edge is not seen well enough to count
     widths, measured = frame_widths(image[:215], homography, 6, 6)
     assert top_edge(widths, measured)[1] == 0.0
+
+
+def test_something_board_like_beyond_every_reach_is_not_the_top():
+    # The ramp's top reaches 2.4 cells beyond the right edge; below the
+    # grid the lip is followed by the wall's shadow on the table, as dark
+    # as the frame and running on past where the table should show
+    # (simulated game 1507, the camera rolled 50 degrees: the shadow was
+    # taken for the top, and the first tile recorded a quarter turn off).
+    image, homography = _framed((0.9, 2.4, 4.5, 0.9), (40, 40, 40), (60, 120, 170), size=400)
+    widths, measured = frame_widths(image, homography, 6, 6)
+    assert measured.tolist() == [True, True, False, True]
+    assert widths[2] == pytest.approx(3.0)  # board-like as far as it looked
+    assert top_edge(widths, measured) == (1, 0.5)  # the drop zone, half sure
