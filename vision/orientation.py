@@ -30,6 +30,8 @@ table shows; :func:`top_edge` names the edge clearly wider than the others.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import cv2
 import numpy as np
 
@@ -225,13 +227,24 @@ def top_edge(
     beyond = ~np.asarray(measured, bool) & (np.nan_to_num(widths) >= reach - REACH_TOLERANCE)
     inside = [k for k in range(4) if not beyond[k]]
     if beyond.any() and len(inside) >= 2 and not np.isnan(widths[inside]).any():
-        best = max(inside, key=lambda k: widths[k])
-        if widths[best] - max(widths[k] for k in inside if k != best) >= lead:
-            return best, 0.5
+        leader = _leading(widths, inside, lead)
+        if leader is not None:
+            return leader, 0.5
     best = int(np.nanargmax(widths))
     others = [k for k in range(4) if k != best]
     if any(np.isnan(widths[k]) for k in others):
         return best, 0.0  # an edge not seen at all, or like the table
-    if widths[best] - max(widths[k] for k in others) < lead:
+    if _leading(widths, range(4), lead) is None:
         return best, 0.0
     return best, 1.0 if all(measured[k] for k in others) else 0.5
+
+
+def _leading(widths: np.ndarray, edges: Iterable[int], lead: float) -> int | None:
+    """The one of ``edges`` (none NaN) wider than each other by ``lead``, if any.
+
+    >>> _leading(np.array([0.9, 2.4, 3.0, 0.9]), [0, 1, 3], 0.5)
+    1
+    """
+    edges = list(edges)
+    best = max(edges, key=lambda k: widths[k])
+    return best if widths[best] - max(widths[k] for k in edges if k != best) >= lead else None
