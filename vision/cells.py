@@ -25,6 +25,7 @@ step (glare) and pixels unusually far from it (print), and average the rest.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -68,12 +69,19 @@ def sample_patches(
     h, w = rectified_bgr.shape[:2]
     if h < rows or w < cols:
         raise ValueError(f"a {w}x{h} image is too small for {rows}x{cols} cells")
+    pixels = rectified_bgr.reshape(-1, 3)[_lattice(h, w, rows, cols, inset, samples)]
+    return np.asarray(pixels, dtype=np.float32)
+
+
+@functools.lru_cache(maxsize=32)
+def _lattice(h: int, w: int, rows: int, cols: int, inset: float, samples: int) -> np.ndarray:
+    """Flat pixel indices (rows, cols, samples**2) of every cell's patch lattice,
+    row by row within a patch (a board's size rarely changes: worked out once)."""
     frac = inset + (np.arange(samples) + 0.5) / samples * (1 - 2 * inset)
-    ys = ((np.arange(rows)[:, None] + frac[None, :]) * h / rows).astype(np.intp).ravel()
-    xs = ((np.arange(cols)[:, None] + frac[None, :]) * w / cols).astype(np.intp).ravel()
-    pix = rectified_bgr[ys][:, xs].reshape(rows, samples, cols, samples, 3)
-    out = pix.transpose(0, 2, 1, 3, 4).reshape(rows, cols, samples * samples, 3)
-    return np.asarray(out, dtype=np.float32)
+    ys = ((np.arange(rows)[:, None] + frac[None, :]) * h / rows).astype(np.intp)
+    xs = ((np.arange(cols)[:, None] + frac[None, :]) * w / cols).astype(np.intp)
+    flat = ys[:, None, :, None] * w + xs[None, :, None, :]  # (rows, cols, s, s)
+    return np.asarray(flat.reshape(rows, cols, samples * samples))
 
 
 def _median(a: np.ndarray, axis: int) -> np.ndarray:
@@ -99,21 +107,26 @@ def patch_stats(
     ``around`` (...,) bool is set (all pixels elsewhere). See the module
     docstring.
     """
-    centre = _median(patches, axis=-2)
+    # Worked on channel planes (3, ..., n): reductions over the three
+    # channels of every pixel are then two elementwise steps, not a reduce
+    # over a length-3 axis (numpy's slowest case; this runs every frame).
+    planes = np.ascontiguousarray(np.moveaxis(np.asarray(patches, dtype=np.float32), -1, 0))
+    centre = _median(planes, axis=-1)
     if ground is not None and around is not None and around.any():
-        centre = np.where(around[..., None], _median(patches[..., ground, :], axis=-2), centre)
-    diff = patches - centre[..., None, :]
+        centre = np.where(around, _median(planes[..., ground], axis=-1), centre)
+    diff = planes - centre[..., None]
     # Glare: brighter than the centre in every channel by a clear step.
-    glare = diff.min(axis=-1) > GLARE_STEP
-    d = np.abs(diff).sum(axis=-1)
+    glare = np.minimum(np.minimum(diff[0], diff[1]), diff[2]) > GLARE_STEP
+    np.abs(diff, out=diff)
+    d = diff[0] + diff[1] + diff[2]
     scale = _median(d, axis=-1)
     if ground is not None and around is not None and around.any():
         scale = np.where(around, _median(d[..., ground], axis=-1), scale)
     limit = np.maximum(OUTLIER_FACTOR * scale, OUTLIER_FLOOR)
     keep = (d <= limit[..., None]) & ~glare
     count = keep.sum(axis=-1)
-    mean = (patches * keep[..., None]).sum(axis=-2) / np.maximum(count, 1)[..., None]
-    colour = np.where(count[..., None] > 0, mean, centre)
+    mean = (planes * keep).sum(axis=-1) / np.maximum(count, 1)
+    colour = np.moveaxis(np.where(count > 0, mean, centre), 0, -1)
     far = d > np.maximum(PRINT_FACTOR * scale, PRINT_STEP)[..., None]
     # A light tint printed on a dark tile looks like glare pixel by pixel;
     # what tells them apart is size: a symbol is a small part of the patch,
@@ -126,10 +139,13 @@ def patch_stats(
         band = _edge_bands(far)
         if band is not None:
             far = far & ~band
-        ring_clear = glare[..., ~middle].mean(axis=-1) <= RING_GLARE
+        edge = glare[..., ~middle]
+        ring_clear = edge.sum(axis=-1) <= RING_GLARE * edge.shape[-1]
         far, glare = far[..., middle], glare[..., middle]
-    dark_ink = (far & ~glare).mean(axis=-1)
-    light_ink = (far & glare).mean(axis=-1)
+    # Shares as counts over the size (a bool mean costs several times more).
+    n = max(far.shape[-1], 1)
+    dark_ink = (far & ~glare).sum(axis=-1) / n
+    light_ink = (far & glare).sum(axis=-1) / n
     symbol = (light_ink <= SYMBOL_SHARE_MAX) | ring_clear
     printed = dark_ink + np.where(symbol, light_ink, 0.0)
     return colour, printed
@@ -186,14 +202,22 @@ def cell_features(
     lands on the ink; the ring around the symbol is the cell's own colour.
     (Not for other cells: a piece's bevel or a standing tile's neighbour
     shows along a patch's edges.)"""
+    middle, ring = _middle_and_ring(inset)
+    bgr, printed = patch_stats(
+        sample_patches(rectified_bgr, rows, cols, inset), middle, ring, around
+    )
+    return srgb_to_linear(bgr[..., ::-1] / 255.0), printed
+
+
+@functools.lru_cache(maxsize=8)
+def _middle_and_ring(inset: float) -> tuple[np.ndarray, np.ndarray]:
+    """A patch lattice's samples (n,) bool within MIDDLE of the cell's centre,
+    and on the lattice's outer ring."""
     frac = inset + (np.arange(SAMPLES) + 0.5) / SAMPLES * (1 - 2 * inset) - 0.5
     middle = (np.abs(frac)[:, None] <= MIDDLE) & (np.abs(frac)[None, :] <= MIDDLE)
     outer = np.abs(frac) == np.abs(frac).max()
-    ring = (outer[:, None] | outer[None, :]).ravel()
-    bgr, printed = patch_stats(
-        sample_patches(rectified_bgr, rows, cols, inset), middle.ravel(), ring, around
-    )
-    return srgb_to_linear(bgr[..., ::-1] / 255.0), printed
+    ring = outer[:, None] | outer[None, :]
+    return middle.ravel(), ring.ravel()
 
 
 # A cell channel is a lower bound (the highlight's spot taken off a clipped

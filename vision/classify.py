@@ -246,9 +246,8 @@ def bare_penalty(
     ``first.scores``).
     """
     pal = first.palette
-    tile = ~pal.plain & ~pal.board & ~pal.neutral & ~np.array([bool(s) for s in pal.symbols])
     k = first.index
-    sure_tiles = (k >= 0) & tile[np.maximum(k, 0)]
+    sure_tiles = (k >= 0) & pal.tiles[np.maximum(k, 0)]
     if sure_tiles.sum() < SYMBOL_TILES or not pal.plain.any():
         return None
     if (np.asarray(printed)[sure_tiles] >= PRINT_MIN).mean() < SYMBOL_SHARE:
@@ -265,7 +264,7 @@ def bare_penalty(
     # apart).
     d = first.scores if colour is None else colour
     near = np.abs(d[..., pal.board].min(axis=-1)[..., None] - d) < BARE_NEAR
-    carriers = near & ~pal.plain & ~pal.board & ~np.array([bool(s) for s in pal.symbols])
+    carriers = near & pal.tiles
     penalty = bare[..., None] * BARE_PENALTY * carriers
     if not penalty.any():
         return None  # no bare cell could pass for a tile: nothing to read again
@@ -292,7 +291,7 @@ def match(
     if penalty is not None:
         s = s + penalty
     best = np.argmin(s, axis=-1)
-    d1 = np.take_along_axis(s, best[..., None], axis=-1)[..., 0]
+    d1 = s.min(axis=-1)  # the best's distance
     # The runner-up is the best entry of another code: variants of one code
     # (two board prints) never make a cell unsure.
     ids = palette.code_ids

@@ -58,15 +58,30 @@ def linear_to_bgr(linear: np.ndarray) -> np.ndarray:
     return linear_to_srgb(linear)[..., ::-1] * 255.0
 
 
+# Linear RGB straight to XYZ over the white point (one product, not two
+# steps), and f(X), f(Y), f(Z) straight to L*, a*, b* (less the 16 of L*):
+# this runs on every cell, for every light tried, every frame.
+_RGB_TO_T = (_RGB_TO_XYZ / _WHITE_D65[:, None]).T
+_F_TO_LAB = np.array([[0.0, 500.0, 0.0], [116.0, -500.0, 200.0], [0.0, 0.0, -200.0]])
+
+
 def linear_to_lab(linear: np.ndarray) -> np.ndarray:
-    """Linear RGB (R, G, B) to CIELAB (D65)."""
-    xyz = np.asarray(linear, dtype=np.float64) @ _RGB_TO_XYZ.T
-    t = np.maximum(xyz / _WHITE_D65, 0.0)
-    f = np.where(t > _EPS, np.cbrt(t), (_KAPPA * t + 16) / 116)
-    lab = np.empty_like(f)
-    lab[..., 0] = 116 * f[..., 1] - 16
-    lab[..., 1] = 500 * (f[..., 0] - f[..., 1])
-    lab[..., 2] = 200 * (f[..., 1] - f[..., 2])
+    """Linear RGB (R, G, B) to CIELAB (D65).
+
+    >>> [round(float(v), 2) for v in linear_to_lab(np.array([1.0, 1.0, 1.0]))]
+    [100.0, 0.0, 0.0]
+    >>> [round(float(v), 2) for v in linear_to_lab(np.array([0.001, 0.001, 0.001]))]
+    [0.9, 0.0, 0.0]
+    """
+    linear = np.asarray(linear, dtype=np.float64)
+    t = np.dot(linear.reshape(-1, 3), _RGB_TO_T).reshape(linear.shape)
+    np.maximum(t, 0.0, out=t)
+    f = np.cbrt(t)
+    dark = t <= _EPS
+    if dark.any():
+        f[dark] = (_KAPPA * t[dark] + 16) / 116
+    lab = np.dot(f.reshape(-1, 3), _F_TO_LAB).reshape(f.shape)
+    lab[..., 0] -= 16
     return np.asarray(lab)
 
 

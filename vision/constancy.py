@@ -275,6 +275,9 @@ def _unexpected(m: Match, expected: np.ndarray | None) -> bool:
     return n >= UNEXPECTED_MIN and n > UNEXPECTED_SHARE * int(known.sum())
 
 
+_RGB = np.arange(3)
+
+
 def _refine(
     cells: np.ndarray, clip: np.ndarray, target: np.ndarray, anchor: np.ndarray, m: Match
 ) -> np.ndarray | None:
@@ -290,15 +293,18 @@ def _refine(
     weight = np.where(anchor[k], 1.0, OTHER_WEIGHT)
     obs = np.maximum(cells[sure], _FLOOR)
     ratio = np.log(np.maximum(target[k], _FLOOR) / obs)
-    gains = np.empty(3)
-    for c in range(3):
-        # Nor does a channel at nothing (a highlight taken off a dark tile
-        # stops at zero): its ratio is the floor's, not the light's.
-        ok = ~clip[sure, c] & (cells[sure, c] > _FLOOR)
-        if not ok.any():
-            return None
-        gains[c] = np.exp(_weighted_median(ratio[ok, c], weight[ok]))
-    return gains
+    # Nor does a channel at nothing (a highlight taken off a dark tile
+    # stops at zero): its ratio is the floor's, not the light's.
+    ok = ~clip[sure] & (cells[sure] > _FLOOR)
+    if not ok.any(axis=0).all():
+        return None
+    # A weighted median per channel at once: the channels a cell says
+    # nothing about weigh nothing there.
+    w = np.where(ok, weight[:, None], 0.0)
+    order = np.argsort(ratio, axis=0)
+    cum = np.cumsum(w[order, _RGB], axis=0)
+    i = np.minimum((cum < cum[-1] / 2).sum(axis=0), len(cum) - 1)
+    return np.asarray(np.exp(ratio[order[i, _RGB], _RGB]))
 
 
 def _search(

@@ -159,6 +159,14 @@ class Palette:
         return replace(self, thresholds=replace(self.thresholds, lightness_weight=1.0))
 
     @cached_property
+    def tiles(self) -> np.ndarray:
+        """(K,) bool: the tiles' colours that may carry a player's symbol:
+        not the board, not a grey, not plain, and not read by a printed
+        symbol (a LITS X or O is board)."""
+        shapes = np.array([bool(s) for s in self.symbols], dtype=bool)
+        return np.asarray(~self.plain & ~self.board & ~self.neutral & ~shapes)
+
+    @cached_property
     def greys(self) -> np.ndarray:
         """(K,) bool: entries that are grey, marked neutral or nearly
         without colour (a black tile: it sets no white balance, yet no lamp
