@@ -53,6 +53,9 @@ MIDDLE = 0.26
 SYMBOL_SHARE_MAX = 0.6
 # unless no more than this share of the ring around the middle is glare.
 RING_GLARE = 0.05
+# Off-colour pixels covering this share of the patch's outer ring, and the
+# pixels joined to them, are a step across the cell, not print.
+STEP_RING = 0.2
 # A row (or column) of the patch with at least this share of pixels off the
 # colour, in an unbroken run from the patch's edge, is a band along the
 # cell's side (a tall neighbour's wall or shadow seen at a tilt), not print:
@@ -136,11 +139,21 @@ def patch_stats(
     # picture of the board a blurred symbol fills most of the middle).
     ring_clear = np.zeros(patches.shape[:-2], bool)
     if middle is not None:
+        edge = glare[..., ~middle]
+        ring = max(edge.shape[-1], 1)
+        ring_clear = edge.sum(axis=-1) <= RING_GLARE * ring
+        # (Only where much of the ring is off: a rectification a little off
+        # shows a symbol's arm touching the ring for a sample or two.)
+        stepped = far[..., ~middle].sum(axis=-1) >= STEP_RING * ring
+        reach = _from_ring(far & stepped[..., None], ~middle)
         band = _edge_bands(far)
         if band is not None:
             far = far & ~band
-        edge = glare[..., ~middle]
-        ring_clear = edge.sum(axis=-1) <= RING_GLARE * edge.shape[-1]
+        # Off-colour pixels joined to the patch's ring are a step across the
+        # cell (a shadow's sharp edge, a slanting wall), not a symbol: a
+        # symbol sits in the middle, ringed by the cell's colour.
+        if reach is not None:
+            far = far & ~reach
         far, glare = far[..., middle], glare[..., middle]
     # Shares as counts over the size (a bool mean costs several times more).
     n = max(far.shape[-1], 1)
@@ -166,6 +179,26 @@ def _edge_bands(far: np.ndarray) -> np.ndarray | None:
     band_c = _from_edges(cols)
     band = band_r[..., :, None] | band_c[..., None, :]
     return np.asarray(band.reshape(far.shape))
+
+
+def _from_ring(far: np.ndarray, ring: np.ndarray) -> np.ndarray | None:
+    """Pixels (..., n) of a square patch joined to its ``ring`` (n,) through
+    ``far`` pixels (side by side, not corner to corner); ``None`` when no
+    patch has any far pixel on the ring. The middle of an 8 x 8 lattice is
+    three steps in, so three steps reach it."""
+    if not far[..., ring].any():
+        return None
+    side = math.isqrt(far.shape[-1])
+    grid = far.reshape(*far.shape[:-1], side, side)
+    reached = grid & ring.reshape(side, side)
+    for _ in range(side // 2 - 1):
+        grown = reached.copy()
+        grown[..., 1:, :] |= reached[..., :-1, :]
+        grown[..., :-1, :] |= reached[..., 1:, :]
+        grown[..., :, 1:] |= reached[..., :, :-1]
+        grown[..., :, :-1] |= reached[..., :, 1:]
+        reached = grown & grid
+    return np.asarray(reached.reshape(far.shape))
 
 
 def _from_edges(lines: np.ndarray) -> np.ndarray:

@@ -145,3 +145,38 @@ def test_a_light_symbol_filling_the_middle_of_a_small_black_tile_is_print_not_gl
     _, printed = cell_features(img, 1, 2, inset=0.15)
     assert printed[0, 0] > 0.15  # classify.PRINT_FULL: clear print
     assert printed[0, 1] < 0.06  # classify.PRINT_MIN: no print at all
+
+
+def test_a_shadows_sharp_edge_across_an_empty_cell_is_not_print():
+    # A wall's shadow on the table ends in a straight, sharp edge; across an
+    # empty cell it leaves a lit corner and a shaded rest, both the board.
+    # Print would read the cell as a tile (the board never carries print):
+    # simulated BITS 5015, an empty cell read as a grey tile. A symbol sits
+    # in the middle, ringed by the colour; the edge runs out to the ring.
+    from vision.cells import cell_features
+
+    px = 60
+    img = board(1, 2, px, (150, 152, 150))  # the shaded board
+    lit = np.array([[0, 0], [52, 0], [0, 52]], np.int32)  # lit: a corner of cell 0
+    cv2.fillPoly(img, [lit], (185, 185, 183))
+    cv2.circle(img, (px + 30, 30), 10, (60, 60, 60), -1)  # cell 1: a symbol on the same ground
+    _, printed = cell_features(img, 1, 2, inset=0.15)
+    assert printed[0, 0] < 0.06  # classify.PRINT_MIN: no print at all
+    assert printed[0, 1] > 0.15  # classify.PRINT_FULL: clear print
+
+
+def test_a_symbol_off_centre_touching_the_ring_is_still_print():
+    # At a tilt the tiles' tops stand off the printed lattice, so a symbol
+    # can sit off the patch's centre with an arm reaching its outer ring
+    # (simulated BITS 5015, a black tile's cross). An arm is a sample or two
+    # of the ring, a step across the cell far more.
+    from vision.cells import cell_features
+
+    px = 60
+    img = board(1, 1, px, (30, 30, 32))  # a black tile
+    cv2.rectangle(img, (10, 25), (38, 33), (110, 110, 112), -1)  # the cross, shifted left
+    cv2.rectangle(img, (20, 14), (28, 44), (110, 110, 112), -1)
+    patch = sample_patches(img, 1, 1, 0.15)[0, 0, :, 1].reshape(SAMPLES, SAMPLES) > 70
+    assert patch[:, 0].any()  # the arm reaches the ring
+    _, printed = cell_features(img, 1, 1, inset=0.15)
+    assert printed[0, 0] > 0.15  # classify.PRINT_FULL: clear print
