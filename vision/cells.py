@@ -98,6 +98,7 @@ def patch_stats(
     middle: np.ndarray | None = None,
     ground: np.ndarray | None = None,
     around: np.ndarray | None = None,
+    steps: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The dominant colour of each patch and its share of print.
 
@@ -107,8 +108,9 @@ def patch_stats(
     where print is looked for (symbols sit in the middle of a cell; a tall
     neighbour's side or shadow creeps in at the edges). ``ground`` (n,) bool:
     the pixels the colour is first measured on in the patches where
-    ``around`` (...,) bool is set (all pixels elsewhere). See the module
-    docstring.
+    ``around`` (...,) bool is set (all pixels elsewhere). ``steps``: off-colour
+    pixels joined to much of the ring are a step across the cell, not print
+    (see :func:`cell_features`). See the module docstring.
     """
     # Worked on channel planes (3, ..., n): reductions over the three
     # channels of every pixel are then two elementwise steps, not a reduce
@@ -144,8 +146,10 @@ def patch_stats(
         ring_clear = edge.sum(axis=-1) <= RING_GLARE * ring
         # (Only where much of the ring is off: a rectification a little off
         # shows a symbol's arm touching the ring for a sample or two.)
-        stepped = far[..., ~middle].sum(axis=-1) >= STEP_RING * ring
-        reach = _from_ring(far & stepped[..., None], ~middle)
+        reach = None
+        if steps:
+            stepped = far[..., ~middle].sum(axis=-1) >= STEP_RING * ring
+            reach = _from_ring(far & stepped[..., None], ~middle)
         band = _edge_bands(far)
         if band is not None:
             far = far & ~band
@@ -224,6 +228,7 @@ def cell_features(
     cols: int,
     inset: float = 0.2,
     around: np.ndarray | None = None,
+    steps: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Robust linear RGB (rows, cols, 3) and share of print (rows, cols) of every cell.
 
@@ -234,11 +239,17 @@ def cell_features(
     strokes, blurred, can cover half the patch, and a median over it all
     lands on the ink; the ring around the symbol is the cell's own colour.
     (Not for other cells: a piece's bevel or a standing tile's neighbour
-    shows along a patch's edges.)"""
+    shows along a patch's edges.)
+
+    ``steps``: off-colour pixels joined to a fifth of the patch's outer ring
+    are a step across the cell (a shadow's sharp edge), not print; for a
+    single photo. (Frames of play read worse with it: a highlight's
+    remains that reach the ring stop counting as print, and the tracker's
+    judgement of a tile landing under the lamp's core was tuned without:
+    simulated BITS game 1107, a blue double read as the grey tile.)"""
     middle, ring = _middle_and_ring(inset)
-    bgr, printed = patch_stats(
-        sample_patches(rectified_bgr, rows, cols, inset), middle, ring, around
-    )
+    patches = sample_patches(rectified_bgr, rows, cols, inset)
+    bgr, printed = patch_stats(patches, middle, ring, around, steps)
     return srgb_to_linear(bgr[..., ::-1] / 255.0), printed
 
 

@@ -116,6 +116,7 @@ def read_photo(
             look_for_highlight=look,
             around=around,
             bounds=True,
+            steps=True,
         )
 
     reading = read(None, fit_palette, look=True)

@@ -111,6 +111,7 @@ def read_cells(
     around: np.ndarray | None = None,
     expected: Sequence[str] | None = None,
     bounds: bool = False,
+    steps: bool = False,
 ) -> Reading:
     """Read a rectified board (BGR uint8, borders = the grid's outer edges).
 
@@ -141,6 +142,8 @@ def read_cells(
     tuning tables it read 9 more boards of 400 right, while frames of play,
     whose cells the tracker also judges from how they change, read worse
     with it (simulated BITS games 954 and 961: a false verdict each).
+    ``steps``: a sharp shadow's edge across a cell is not print (see
+    :func:`vision.cells.cell_features`); for a single photo.
     """
     look = fit if look_for_highlight is None else look_for_highlight
     known_codes = _indices(expected, palette, rows, cols)
@@ -166,7 +169,7 @@ def read_cells(
     if symbols is not None and highlight is not None:
         symbols = _surer(symbols, read_symbols(rectified_bgr, rows, cols))
     shows = None if symbols is None else symbols[0] != "."
-    linear, printed = cell_features(rectified_bgr, rows, cols, inset, around=shows)
+    linear, printed = cell_features(rectified_bgr, rows, cols, inset, around=shows, steps=steps)
     if shows is not None:
         printed = np.maximum(printed, np.where(shows, 1.0, 0.0))
     clipped = clipped_channels(linear)

@@ -928,17 +928,35 @@ def _first_reading(
     balanced = read_board(image, fit, nominal, look_for_highlight=True)
     if accepted is None:
         return balanced
-    alphabet, distance = code_distances(balanced)
+    misfit = _known_misfit(balanced, accepted)
+    if misfit is None or misfit <= nominal.thresholds.max_distance / 2:
+        return balanced
+    tried = [
+        balanced,
+        read_board(image, fit, nominal, fit_palette=True, highlight=balanced.highlight),
+    ]
+    if balanced.highlight is not None:
+        # What the balanced look took for a highlight may be none: a slope
+        # fitted over the whole board to a lamp's spot and a warm cast, which
+        # taken off leaves half an empty ramp reading as black tiles
+        # (simulated BITS 1120). The fit without it is tried too, and the
+        # reading that explains the cells the game knows best is kept.
+        tried.append(read_board(image, fit, nominal, fit_palette=True))
+    return min(tried, key=lambda r: _known_misfit(r, accepted) or 0.0)
+
+
+def _known_misfit(reading: Reading, accepted: list[str]) -> float | None:
+    """The median distance of the cells the game knows (``accepted``) to the
+    colour it knows them as, in ``reading``; None when it knows none."""
+    alphabet, distance = code_distances(reading)
     known = np.array(
         [[alphabet.index(c) if c in alphabet else -1 for c in row] for row in accepted]
     )
     ok = known >= 0
     if not ok.any():
-        return balanced
+        return None
     d = np.take_along_axis(distance, np.maximum(known, 0)[..., None], axis=-1)[..., 0]
-    if float(np.median(d[ok])) <= nominal.thresholds.max_distance / 2:
-        return balanced
-    return read_board(image, fit, nominal, fit_palette=True, highlight=balanced.highlight)
+    return float(np.median(d[ok]))
 
 
 def _surer(again: Reading, reading: Reading, under: np.ndarray | None) -> bool:

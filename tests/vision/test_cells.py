@@ -153,6 +153,7 @@ def test_a_shadows_sharp_edge_across_an_empty_cell_is_not_print():
     # Print would read the cell as a tile (the board never carries print):
     # simulated BITS 5015, an empty cell read as a grey tile. A symbol sits
     # in the middle, ringed by the colour; the edge runs out to the ring.
+    # (A single photo reads so; frames of play do not, see cell_features.)
     from vision.cells import cell_features
 
     px = 60
@@ -160,7 +161,7 @@ def test_a_shadows_sharp_edge_across_an_empty_cell_is_not_print():
     lit = np.array([[0, 0], [52, 0], [0, 52]], np.int32)  # lit: a corner of cell 0
     cv2.fillPoly(img, [lit], (185, 185, 183))
     cv2.circle(img, (px + 30, 30), 10, (60, 60, 60), -1)  # cell 1: a symbol on the same ground
-    _, printed = cell_features(img, 1, 2, inset=0.15)
+    _, printed = cell_features(img, 1, 2, inset=0.15, steps=True)
     assert printed[0, 0] < 0.06  # classify.PRINT_MIN: no print at all
     assert printed[0, 1] > 0.15  # classify.PRINT_FULL: clear print
 
@@ -178,5 +179,5 @@ def test_a_symbol_off_centre_touching_the_ring_is_still_print():
     cv2.rectangle(img, (20, 14), (28, 44), (110, 110, 112), -1)
     patch = sample_patches(img, 1, 1, 0.15)[0, 0, :, 1].reshape(SAMPLES, SAMPLES) > 70
     assert patch[:, 0].any()  # the arm reaches the ring
-    _, printed = cell_features(img, 1, 1, inset=0.15)
+    _, printed = cell_features(img, 1, 1, inset=0.15, steps=True)
     assert printed[0, 0] > 0.15  # classify.PRINT_FULL: clear print

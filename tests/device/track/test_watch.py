@@ -69,3 +69,32 @@ def test_something_over_the_board_is_judged_against_the_tables_own_noise(table):
     quiet = watch_of(table)
     quiet._scales.extend([0.01] * 100)
     assert quiet._unclear() == quiet.settings.unclear
+
+
+def test_a_lamps_spot_on_an_empty_ramp_does_not_make_its_first_look_read_tiles():
+    # Simulated BITS game 1120 opens on an empty ivory ramp under a warm
+    # lamp whose spot shines near the top (the board as the tracker saw it
+    # at its first look, rectified, 24 px a cell). The look balanced on the
+    # nominal colours fits the known-empty cells badly, so the palette is
+    # fitted to the picture; what that look took for the highlight spans the
+    # whole board, and taken off it left the lower rows reading as tiles,
+    # which the profile then learnt (the game went on with 15 false
+    # verdicts). The game knows the ramp is empty: the reading that explains
+    # that best is kept.
+    from pathlib import Path
+
+    import cv2
+
+    from calibration.palette import load_palette
+    from device.track.watch import _first_reading
+    from vision.gridfit import GridFit
+
+    board = cv2.imread(str(Path(__file__).parent / "data" / "bits1120_first_look.png"))
+    pad, side = 12, board.shape[0]
+    image = cv2.copyMakeBorder(board, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+    square = [[pad, pad], [pad + side, pad], [pad + side, pad + side], [pad, pad + side]]
+    fit = GridFit.from_corners(np.array(square, np.float64), 6, 6)
+    reading = _first_reading(image, fit, load_palette("bits"), EMPTY6)
+    assert reading.rows[2:] == EMPTY6[2:]  # the rows that had read as tiles
+    off = {(int(r), int(c)) for r, c in zip(*np.nonzero(reading.codes != "."), strict=True)}
+    assert off <= {(0, 3), (1, 3)}, reading.rows  # at most the two cells under the spot
