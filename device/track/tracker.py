@@ -1675,6 +1675,17 @@ class BoardTracker:
             # rather than refuse a tile that cannot exist (a black tile
             # under a highlight read clearly as grey: simulated BITS 619).
             return events + self._ask(board, other_half, [], pending.obs, t)
+        lone = {} if pending.obs is None else self._lone_half(outcome, pending.obs)
+        if pending.obs is not None and any(cell not in answer for cell in lone):
+            # The players named one cell a tile's colour, and it is the only
+            # new cell: no tile covers one cell, so its other half lies on a
+            # neighbour the camera read as the board (simulated BITS 1429: a
+            # purple half under a new lamp's core read as the print, the
+            # blue half asked about alone, named, refused as "not a tile").
+            # Ask about the neighbours that may hold it; answered, a lone
+            # half is refused.
+            choices = [(c, self._outcome(b)) for c, b in self._combinations(board, lone)]
+            return events + self._ask(board, lone, choices, pending.obs, t)
         if pending.obs is not None:
             # The tile the players named is refused: the card's tile may lie
             # unseen where the look hardly changed (simulated BITS 957: a
