@@ -84,6 +84,9 @@ POOR_FIT = 0.5
 CROWD_S = 5.0
 # Combinations of unsure cells judged at most (3 candidates on 4 cells).
 MAX_COMBINATIONS = 81
+# Refusals of one new cell: no tile covers one cell of the grid, so a
+# neighbour read as the board may hold the other half (see _lone_half).
+LONE_REASONS = frozenset({"not_a_tile", "outside_grid"})
 # A refusal with one of these reasons depends on the colours read.
 COLOUR_REASONS = frozenset(
     {"wrong_tile", "not_a_tile", "second_neutral", "colour_mismatch", "not_a_tetromino"}
@@ -682,10 +685,16 @@ class BoardTracker:
         what it was set aside as, though the new tile's other half now lies
         there (simulated BITS 1433: a red half of an old round's tile was
         never seen swept; the card's blue half put down on it, the purple
-        half beside it alone was refused as "not a tile"). ``{}``
-        otherwise."""
+        half beside it alone was refused as "not a tile"). One new cell
+        on the grid's edge is refused as sticking out, but it is a lone
+        half all the same when a neighbour inside the grid may hold its
+        other half (simulated BITS 957: a yellow double's lower half under
+        a glint, brighter than white, doubting between grey, yellow and
+        the print, the upper half refused as "outside the grid"); a tile
+        really sticking out has no such neighbour (the cells below a tile
+        standing on a full column are covered). ``{}`` otherwise."""
         verdict = outcome.verdict
-        if outcome.kind != "illegal" or verdict is None or verdict.reason != "not_a_tile":
+        if outcome.kind != "illegal" or verdict is None or verdict.reason not in LONE_REASONS:
             return {}
         assert self.known is not None
         empty = self.referee.empty
@@ -705,6 +714,8 @@ class BoardTracker:
             if (self._believed_empty(cell) or cell in self.stale)
             and any(code != empty for code in obs.candidates[cell[0]][cell[1]])
         ]
+        if not halves and verdict.reason != "not_a_tile":
+            return {}  # sticking out: no neighbour inside may hold the other half
         likely = self.referee.likely_codes([fresh[0], *halves[:1]])
         options = {(r, c): tuple(dict.fromkeys([outcome.rows[r][c], *likely, empty]))}
         seen = self.seen or []
@@ -1675,6 +1686,17 @@ class BoardTracker:
             # rather than refuse a tile that cannot exist (a black tile
             # under a highlight read clearly as grey: simulated BITS 619).
             return events + self._ask(board, other_half, [], pending.obs, t)
+        lone = {} if pending.obs is None else self._lone_half(outcome, pending.obs)
+        if pending.obs is not None and any(cell not in answer for cell in lone):
+            # The players named one cell a tile's colour, and it is the only
+            # new cell: no tile covers one cell, so its other half lies on a
+            # neighbour the camera read as the board (simulated BITS 1429: a
+            # purple half under a new lamp's core read as the print, the
+            # blue half asked about alone, named, refused as "not a tile").
+            # Ask about the neighbours that may hold it; answered, a lone
+            # half is refused.
+            choices = [(c, self._outcome(b)) for c, b in self._combinations(board, lone)]
+            return events + self._ask(board, lone, choices, pending.obs, t)
         if pending.obs is not None:
             # The tile the players named is refused: the card's tile may lie
             # unseen where the look hardly changed (simulated BITS 957: a

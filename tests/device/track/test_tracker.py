@@ -1050,6 +1050,75 @@ def test_a_lone_half_beside_a_cell_set_aside_asks_about_that_cell_too(table):
     assert tracker.stale == {(5, 5)}
 
 
+def test_a_lone_half_the_players_named_makes_the_camera_ask_about_its_neighbours(table):
+    # Soon after a lamp came on, a refusal that hangs on colours is a
+    # question. The card's tile stands on the start tile; its lower half
+    # reads clearly as the card's colour, its upper half (under the lamp's
+    # core) as the print, only doubting grey. The camera asks about the
+    # lower half alone; named, it is one new cell, which no tile covers:
+    # the other half lies on a neighbour read as the board. The camera asks
+    # about the neighbours that may hold it instead of refusing "not a
+    # tile" (simulated BITS 1429), and the players' answer places the tile.
+    tracker = bits(table)
+    first = _bottom_left(start_tile(table))
+    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
+    card = table.game.view()["card"]
+    after = [*EMPTY6[:4], "." + card[1] + "....", first[5]]
+    tracker.doubt_colours_until = float("inf")
+    obs = observe(after, unsure={(3, 1): ".N"})
+    asked = tracker.observe(obs, changed=_mask(after, first))
+    assert [(e["type"], e["cells"]) for e in asked] == [("unsure", [[4, 1]])]
+    table.resolve_alert(asked[0]["alert"], "confirm", [card[1]])
+    again = tracker.confirm(asked[0]["alert"], [card[1]])
+    assert [e["type"] for e in again] == ["unsure"]  # no refusal
+    assert [3, 1] in again[0]["cells"] and [4, 1] in again[0]["cells"]
+    upper = again[0]["cells"].index([3, 1])
+    assert card[0] in again[0]["candidates"][upper] and "." in again[0]["candidates"][upper]
+    assert table.game.view()["players"][0]["board"] == first  # nothing refused or recorded
+    answer = [
+        card[1] if cell == [4, 1] else card[0] if cell == [3, 1] else "."
+        for cell in again[0]["cells"]
+    ]
+    table.resolve_alert(again[0]["alert"], "confirm", answer)
+    done = tracker.confirm(again[0]["alert"], answer)
+    assert [(e["type"], e["cells"]) for e in done] == [("placed", [[3, 1], [4, 1]])]
+    assert table.game.view()["players"][0]["board"][3:5] == [
+        "." + card[0] + "....",
+        "." + card[1] + "....",
+    ]
+
+
+@pytest.mark.parametrize("below_doubts", [True, False])
+def test_one_new_cell_on_the_edge_is_a_lone_half_when_a_neighbour_may_hold_the_other(
+    table, below_doubts
+):
+    # The card's tile stands on the floor at the left wall: its upper half
+    # reads clearly as the card's colour, its lower half lies under a glint
+    # (no change in look), read as the print. One new cell on the grid's
+    # edge is refused as sticking out of the grid, but when the cell below,
+    # believed empty, may be the tile's other colour, that is a misread
+    # half: the camera asks about both cells (simulated BITS 957), and the
+    # answer places the tile. When every neighbour reads surely as the board,
+    # no half can lie there and the refusal stands.
+    tracker = bits(table)
+    tile = start_tile(table)
+    first = [*EMPTY6[:5], "...." + tile]
+    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
+    card = table.game.view()["card"]
+    after = [*EMPTY6[:4], card[0] + ".....", first[5]]
+    obs = observe(after, unsure={(5, 0): "." + card[1]} if below_doubts else None)
+    got = tracker.observe(obs, changed=_mask(after, first))
+    if not below_doubts:
+        assert [(e["type"], e["reason"]) for e in got] == [("illegal", "outside_grid")]
+        return
+    assert [(e["type"], e["cells"]) for e in got] == [("unsure", [[4, 0], [5, 0]])]
+    assert card[1] in got[0]["candidates"][1]
+    assert table.game.view()["players"][0]["board"] == first  # nothing refused
+    table.resolve_alert(got[0]["alert"], "confirm", list(card))
+    done = tracker.confirm(got[0]["alert"], list(card))
+    assert [(e["type"], e["cells"]) for e in done] == [("placed", [[4, 0], [5, 0]])]
+
+
 def test_an_unsure_look_at_a_cell_set_aside_keeps_it_set_aside(table):
     # A careful look set aside a clear group the game does not hold. The
     # next careful look (a lamp came on) is unsure of one of its cells:
