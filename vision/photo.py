@@ -73,6 +73,7 @@ def read_photo(
     hint: GridFit | Sequence[Sequence[float]] | np.ndarray | None = None,
     gains: np.ndarray | None = None,
     fit_palette: bool = True,
+    steps: bool = True,
 ) -> PhotoReading | None:
     """Read the ``rows`` x ``cols`` grid in ``image`` (BGR uint8); ``None`` if no grid.
 
@@ -80,7 +81,9 @@ def read_photo(
     grid's outer corners (UL UR LR LL), trusted as given; otherwise the
     locator searches (``hint``: corners to try first, e.g. a
     profile's). ``gains``/``fit_palette``: see :func:`vision.reader.read_cells`
-    (a calibrated palette reads with ``fit_palette=False``)."""
+    (a calibrated palette reads with ``fit_palette=False``). ``steps``: a
+    sharp shadow's edge across a cell is not print (as a single photo is
+    read; frames of play are read without, see :func:`vision.cells.cell_features`)."""
     if grid is not None:
         pass
     elif corners is not None:
@@ -116,7 +119,7 @@ def read_photo(
             look_for_highlight=look,
             around=around,
             bounds=True,
-            steps=True,
+            steps=steps,
         )
 
     reading = read(None, fit_palette, look=True)

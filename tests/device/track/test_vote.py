@@ -15,8 +15,11 @@ def test_a_cell_whose_colour_and_reader_disagree_is_asked_not_sure():
     # cells' colour alone lies nearer the grey tile, while the reader (their
     # printed lines weighed in) says board. Frames that all say so do not
     # make either sure: each such cell is a question with both candidates.
+    # (Read as frames of play are: see vision.cells.cell_features, steps.)
     frame = next(still_frames("bits", 6, 1))
-    reading = read_photo(frame.image, 6, 6, load_palette("bits"), corners=frame.corners).reading
+    photo = read_photo(frame.image, 6, 6, load_palette("bits"), corners=frame.corners, steps=False)
+    assert photo is not None
+    reading = photo.reading
     alphabet, distance = code_distances(reading)
     by_colour = np.array(alphabet)[distance.argmin(axis=-1)]
     said = np.array(reading.palette.codes)[reading.entry]
