@@ -144,8 +144,12 @@ def patch_stats(
         edge = glare[..., ~middle]
         ring = max(edge.shape[-1], 1)
         ring_clear = edge.sum(axis=-1) <= RING_GLARE * ring
-        # (Only where much of the ring is off: a rectification a little off
-        # shows a symbol's arm touching the ring for a sample or two.)
+        # Off-colour pixels joined to the patch's ring are a step across the
+        # cell (a shadow's sharp edge), not a symbol: a symbol sits in the
+        # middle, ringed by the cell's colour. Only where much of the ring
+        # is off: a rectification a little off shows a symbol's arm touching
+        # the ring for a sample or two. (Measured before the bands along the
+        # sides come off: a step's edge on the ring may be such a band.)
         reach = None
         if steps:
             stepped = far[..., ~middle].sum(axis=-1) >= STEP_RING * ring
@@ -153,9 +157,6 @@ def patch_stats(
         band = _edge_bands(far)
         if band is not None:
             far = far & ~band
-        # Off-colour pixels joined to the patch's ring are a step across the
-        # cell (a shadow's sharp edge, a slanting wall), not a symbol: a
-        # symbol sits in the middle, ringed by the cell's colour.
         if reach is not None:
             far = far & ~reach
         far, glare = far[..., middle], glare[..., middle]
