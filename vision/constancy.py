@@ -86,7 +86,7 @@ def gains_between(
     tgt = np.maximum(np.asarray(target, dtype=np.float64), _FLOOR)
     ratios = np.log(tgt / obs)
     w = np.ones(len(obs)) if weights is None else np.asarray(weights, dtype=np.float64)
-    return np.exp([_weighted_median(ratios[:, c], w) for c in range(3)])
+    return np.asarray(np.exp(_weighted_medians(ratios, np.broadcast_to(w[:, None], ratios.shape))))
 
 
 def _median(a: np.ndarray, axis: int) -> np.ndarray:
@@ -119,11 +119,20 @@ def least_clipped(clip: np.ndarray) -> np.ndarray:
     return np.asarray((count == count.min()) & (count.min() < clip.shape[1]))
 
 
-def _weighted_median(values: np.ndarray, weights: np.ndarray) -> float:
-    order = np.argsort(values)
-    cum = np.cumsum(weights[order])
-    i = int(np.searchsorted(cum, cum[-1] / 2))
-    return float(values[order][min(i, len(values) - 1)])
+def _weighted_medians(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The weighted median of each column of ``values`` (N, C), weights (N, C):
+    the first value, in order, by which half the column's weight is reached
+    (a zero weight leaves a value out).
+
+    >>> _weighted_medians(np.array([[1.0, 5.0], [2.0, 6.0], [3.0, 7.0]]),
+    ...     np.array([[1.0, 0.0], [1.0, 1.0], [5.0, 1.0]])).tolist()
+    [3.0, 6.0]
+    """
+    order = np.argsort(values, axis=0)
+    cols = np.arange(values.shape[1])
+    cum = np.cumsum(weights[order, cols], axis=0)
+    i = np.minimum((cum < cum[-1] / 2).sum(axis=0), len(cum) - 1)
+    return np.asarray(values[order[i, cols], cols])
 
 
 def frame_cost(
@@ -275,9 +284,6 @@ def _unexpected(m: Match, expected: np.ndarray | None) -> bool:
     return n >= UNEXPECTED_MIN and n > UNEXPECTED_SHARE * int(known.sum())
 
 
-_RGB = np.arange(3)
-
-
 def _refine(
     cells: np.ndarray, clip: np.ndarray, target: np.ndarray, anchor: np.ndarray, m: Match
 ) -> np.ndarray | None:
@@ -298,13 +304,8 @@ def _refine(
     ok = ~clip[sure] & (cells[sure] > _FLOOR)
     if not ok.any(axis=0).all():
         return None
-    # A weighted median per channel at once: the channels a cell says
-    # nothing about weigh nothing there.
-    w = np.where(ok, weight[:, None], 0.0)
-    order = np.argsort(ratio, axis=0)
-    cum = np.cumsum(w[order, _RGB], axis=0)
-    i = np.minimum((cum < cum[-1] / 2).sum(axis=0), len(cum) - 1)
-    return np.asarray(np.exp(ratio[order[i, _RGB], _RGB]))
+    # The channels a cell says nothing about weigh nothing there.
+    return np.asarray(np.exp(_weighted_medians(ratio, np.where(ok, weight[:, None], 0.0))))
 
 
 def _search(

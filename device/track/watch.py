@@ -931,10 +931,7 @@ def _first_reading(
     misfit = _known_misfit(balanced, accepted)
     if misfit is None or misfit <= nominal.thresholds.max_distance / 2:
         return balanced
-    tried = [
-        balanced,
-        read_board(image, fit, nominal, fit_palette=True, highlight=balanced.highlight),
-    ]
+    tried = [read_board(image, fit, nominal, fit_palette=True, highlight=balanced.highlight)]
     if balanced.highlight is not None:
         # What the balanced look took for a highlight may be none: a slope
         # fitted over the whole board to a lamp's spot and a warm cast, which
@@ -942,7 +939,9 @@ def _first_reading(
         # (simulated BITS 1120). The fit without it is tried too, and the
         # reading that explains the cells the game knows best is kept.
         tried.append(read_board(image, fit, nominal, fit_palette=True))
-    return min(tried, key=lambda r: _known_misfit(r, accepted) or 0.0)
+    # (The same cells are known in every reading, so none scores None.)
+    scored = [(misfit, balanced)] + [(_known_misfit(r, accepted) or 0.0, r) for r in tried]
+    return min(scored, key=lambda pair: pair[0])[1]
 
 
 def _known_misfit(reading: Reading, accepted: list[str]) -> float | None:
