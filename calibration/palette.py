@@ -12,6 +12,7 @@ one ``[[colour]]`` table per cell code::
     symbols = []            # printed symbols read by shape: "X", "O", "."
     plain = false           # never carries print (a cell with a symbol is not this)
     board = false           # the board's own print: its colour differs between copies
+    most = 2                # at most this many cells on one board (left out: any number)
 
 ``load_palette("bits")`` finds a bundled palette by name; anything with a
 ``/`` or a ``.toml`` ending is a path to a user's own file.
@@ -128,4 +129,14 @@ def _entry(table: Any, number: int) -> Entry:
         symbols=tuple(str(s) for s in symbols),
         plain=bool(table.get("plain", False)),
         board=bool(table.get("board", False)),
+        most=_most(table.get("most"), where, code),
     )
+
+
+def _most(value: Any, where: str, code: str) -> int | None:
+    """A colour's bound on cells per board: a whole number, at least 1."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{where} ({code!r}): most must be a whole number of cells, at least 1")
+    return value

@@ -30,11 +30,12 @@ from typing import Any
 
 import numpy as np
 
-from calibration.geometry import GridGeometry
+from calibration.geometry import GridGeometry, find_grid
 from calibration.palette import palette_from_dict
 from calibration.tomlfile import read_toml
 from vision.classify import scores
 from vision.colour import lab_distance
+from vision.gridfit import GridFit
 from vision.palette import Palette
 
 VERSION = 1
@@ -104,6 +105,19 @@ class Profile:
     @property
     def cols(self) -> int:
         return self.geometry.cols
+
+    def find_grid(self, image: np.ndarray) -> GridFit | None:
+        """The grid in ``image`` the way this profile finds it (search,
+        markers or manual corners), trying first where calibration saw it:
+        the camera has not moved since, most nights. Markers not seen fall
+        back to the search."""
+        seen = None
+        if self.corners is not None:
+            seen = GridFit.from_corners(self.corners, self.rows, self.cols)
+        grid = find_grid(image, self.geometry, hint=seen)
+        if grid is None and self.geometry.mode != "auto":
+            grid = find_grid(image, replace(self.geometry, mode="auto"), hint=seen)
+        return grid
 
     # --- learning ---------------------------------------------------------
     def learn(self, samples: Iterable[tuple[str, Sequence[float]]], trusted: bool = False) -> int:
@@ -242,6 +256,8 @@ class Profile:
                 out.append("plain = true")
             if pal.board[k]:
                 out.append("board = true")
+            if np.isfinite(pal.most[k]):
+                out.append(f"most = {int(pal.most[k])}")
         return "\n".join(out) + "\n"
 
     def save(self, path: str | Path) -> None:

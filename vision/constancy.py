@@ -166,7 +166,34 @@ def frame_cost(
         nearest = np.where(expected >= 0, known, nearest)
     nearest = np.minimum(nearest, th.max_distance)
     cells = (nearest / th.spread) ** 2
-    return np.asarray(cells.sum(axis=-1) + len(linear) * gain_prior(gains, start))
+    return np.asarray(
+        cells.sum(axis=-1) + _beyond_most(s, palette) + len(linear) * gain_prior(gains, start)
+    )
+
+
+def _beyond_most(s: np.ndarray, palette: Palette) -> np.ndarray:
+    """Cost of cells read as a colour beyond the number one board can show
+    (BITS has one grey tile a player: two cells): each cell too many costs as
+    a cell nothing explains. Without it, the whole of an empty ivory board
+    under a dim lamp is as well explained by grey tiles as by the board.
+
+    >>> from vision.palette import Entry
+    >>> p = Palette.from_entries("demo", [Entry(".", "board", (90.0, 0.0, 0.0), neutral=True),
+    ...     Entry("N", "grey", (60.0, 0.0, 0.0), neutral=True, most=2)])
+    >>> s = np.array([[[9.0, 1.0]] * 5, [[1.0, 9.0]] * 5])  # gains reading 5 greys, 5 boards
+    >>> _beyond_most(s, p).tolist()                           # 3 greys too many: 3 * (30/6)^2
+    [75.0, 0.0]
+    """
+    bounded = np.isfinite(palette.most)
+    if not bounded.any():
+        return np.zeros(s.shape[:-2])
+    nearest = s.argmin(axis=-1)
+    th = palette.thresholds
+    out = np.zeros(s.shape[:-2])
+    for k in np.flatnonzero(bounded):
+        n = (nearest == k).sum(axis=-1)
+        out = out + np.maximum(0, n - palette.most[k]) * (th.max_distance / th.spread) ** 2
+    return out
 
 
 def gain_prior(

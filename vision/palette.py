@@ -57,6 +57,7 @@ class Entry:
     symbols: tuple[str, ...] = ()
     plain: bool = False
     board: bool = False
+    most: int | None = None  # cells one board can show at most (None: any number)
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,7 @@ class Palette:
     thresholds: Thresholds = field(default_factory=Thresholds)
     plain: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     board: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    most: np.ndarray = field(default_factory=lambda: np.zeros(0))
     game: str | None = None
 
     @classmethod
@@ -141,6 +143,7 @@ class Palette:
             game=game,
             plain=np.array([e.plain for e in entries], dtype=bool),
             board=np.array([e.board for e in entries], dtype=bool),
+            most=np.array([np.inf if e.most is None else e.most for e in entries], np.float64),
         )
 
     def __len__(self) -> int:
@@ -219,6 +222,7 @@ class Palette:
             symbols=tuple(self.symbols[i] for i in idx),
             plain=self.plain[idx],
             board=self.board[idx],
+            most=self.most[idx],
         )
 
     def with_lab(self, lab: np.ndarray, spread: np.ndarray | None = None) -> Palette:

@@ -16,14 +16,12 @@ from __future__ import annotations
 import argparse
 import json
 import re
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import cv2
 import numpy as np
 
-from calibration.geometry import find_grid
 from calibration.orientation import turn, turn_corners
 from calibration.palette import PaletteError, bundled_palettes, load_palette
 from calibration.profile import Profile, ProfileError
@@ -160,15 +158,8 @@ def run(args: argparse.Namespace) -> int:
             f"the profile is for a {profile.rows}x{profile.cols} grid, not {rows}x{cols}"
         )
     corners = None if args.corners is None else manual_corners(image, args.corners)
-    grid = None
-    if corners is None and profile is not None:
-        # The profile says how to find the grid (search, markers, manual corners).
-        seen = (
-            None if profile.corners is None else GridFit.from_corners(profile.corners, rows, cols)
-        )
-        grid = find_grid(image, profile.geometry, hint=seen)
-        if grid is None and profile.geometry.mode != "auto":
-            grid = find_grid(image, replace(profile.geometry, mode="auto"), hint=seen)
+    # The profile says how to find the grid (search, markers, manual corners).
+    grid = profile.find_grid(image) if corners is None and profile is not None else None
     photo = read_photo(
         image,
         rows,

@@ -44,6 +44,7 @@ from calibration.profile import Profile
 from calibration.wizard import build_profile
 from device.cli import EXIT_OK, CliError, print_json
 from device.evals._data import shared_data_dir
+from device.evals.locate import corner_errors
 from vision.orientation import gravity_quarters
 from vision.palette import Palette
 from vision.photo import read_photo
@@ -172,6 +173,17 @@ def still_frames(
         yield SimFrame(frame.image, list(meta["board"]), np.array(meta["corners"]), conditions)
 
 
+# A person calibrating sees a grid this far off (cells, worst corner) and
+# gives its corners instead.
+MISPLACED = 0.5
+
+
+def misplaced(found: np.ndarray, truth: np.ndarray, rows: int) -> bool:
+    """Whether a found grid's worst corner lies over ``MISPLACED`` cells from
+    the true one's, whichever way round it was named."""
+    return bool(corner_errors(found, truth, any_order=True).max() * rows > MISPLACED)
+
+
 def truth_turns(found: np.ndarray, truth: np.ndarray) -> int:
     errors = [np.linalg.norm(turn_corners(found, k) - truth, axis=1).sum() for k in range(4)]
     return int(np.argmin(errors))
@@ -261,11 +273,16 @@ def sim_board(
     rows, cols = len(frame.board), len(frame.board[0])
     name = f"{game}#{seed}"
     t0 = time.perf_counter()
+    # With a profile, the grid is found as `tilewatch read --profile` finds it.
+    grid = None if profile is None or truth_corners else profile.find_grid(frame.image)
+    if profile is not None and grid is None and not truth_corners:
+        return Board(name, False, tags=_tags(frame.conditions))
     photo = read_photo(
         frame.image,
         rows,
         cols,
         palette,
+        grid=grid,
         corners=frame.corners if truth_corners else None,
         gains=None if profile is None else profile.gains,
         fit_palette=profile is None,
@@ -290,15 +307,18 @@ def sim_board(
 def calibrate_on(
     game: str, seed: int, palette: Palette, truth_corners: bool = False
 ) -> Profile | None:
-    """A profile from a daylight frame of this table, confirmed with the truth."""
+    """A profile from a daylight frame of this table, confirmed with the truth
+    as a person would: the cells read wrong are fixed, and a grid found in the
+    wrong place (or not at all) is given by its corners instead."""
     daylight = {"kelvin": 6500.0, "white_balance": 1.0, "shadow": 0.0, "glare": 0.0}
     frame = next(still_frames(game, seed, 1, moments="calibration", **daylight), None)
     if frame is None:
         return None
     rows, cols = len(frame.board), len(frame.board[0])
-    photo = read_photo(
-        frame.image, rows, cols, palette, corners=frame.corners if truth_corners else None
-    )
+    photo = None if truth_corners else read_photo(frame.image, rows, cols, palette)
+    by_hand = photo is None or misplaced(photo.fit.corners, frame.corners, rows)
+    if by_hand:
+        photo = read_photo(frame.image, rows, cols, palette, corners=frame.corners)
     if photo is None:
         return None
     reading, fit = photo.reading, photo.fit
@@ -310,6 +330,9 @@ def calibrate_on(
         for c in range(cols)
         if truth[r, c] != reading.codes[r, c]
     }
+    # The profile's grid is found by the search, starting where calibration
+    # saw it (the corners given by hand, if so): the tables' cameras get
+    # bumped between the two moments, which fixed corners would not follow.
     return build_profile(reading, fixes, corners=turn_corners(fit.corners, k), nominal=palette)
 
 

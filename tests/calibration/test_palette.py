@@ -43,6 +43,8 @@ def write(tmp_path, text: str):
         ("[[colour]]\ncode = '?'\nlab = [50, 0, 0]\n", "one character, not ?"),
         ("[[colour]]\ncode = '.'\nlab = [50, 0, 0]\nsymbols = ['Z']\n", "unknown symbols"),
         ("[classify]\nbogus = 1\n[[colour]]\ncode = 'R'\nlab = [50, 0, 0]\n", "unknown keys"),
+        ("[[colour]]\ncode = 'N'\nlab = [50, 0, 0]\nmost = 0\n", "most must be a whole"),
+        ("[[colour]]\ncode = 'N'\nlab = [50, 0, 0]\nmost = 2.5\n", "most must be a whole"),
         ("[[colour]\n", "not valid TOML"),
     ],
 )

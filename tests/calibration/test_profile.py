@@ -34,6 +34,7 @@ def test_round_trip_keeps_everything(tmp_path):
     assert q.camera["ColourGains"] == [1.8, 1.4]
     assert q.palette.codes == BITS.codes
     assert np.allclose(q.palette.lab, p.palette.lab, atol=0.01)
+    assert q.palette.most.tolist() == BITS.most.tolist()  # two grey cells at most
     assert q.samples.tolist() == p.samples.tolist()
     assert "# tilewatch calibration profile" in path.read_text()  # for people
 

@@ -2,8 +2,10 @@
 
 import json
 
+import numpy as np
+
 from device.cli import main
-from device.evals.read import Board, by_condition, condition_bin, summary
+from device.evals.read import Board, by_condition, condition_bin, misplaced, summary
 
 
 def test_condition_bins_cover_zero_ranges_and_names():
@@ -52,3 +54,13 @@ def test_eval_read_on_chosen_seeds_with_true_corners(capsys):
 def test_eval_read_rejects_an_unknown_condition(capsys):
     assert main(["eval", "read", "--skip-photos", "--tables", "0", "--by", "colour"]) == 2
     assert "--by: unknown condition 'colour'" in capsys.readouterr().err
+
+
+def test_a_grid_found_off_by_more_than_half_a_cell_is_what_a_person_calibrating_corrects():
+    truth = np.array([[100.0, 100], [400, 100], [400, 400], [100, 400]])  # 50 px cells
+    # named from another corner (a turned board) but in the right place: fine
+    assert not misplaced(np.roll(truth, 1, axis=0), truth, 6)
+    assert not misplaced(truth + np.array([20.0, 0.0]), truth, 6)  # 0.4 cell
+    assert misplaced(truth + np.array([0.0, 30.0]), truth, 6)  # 0.6 cell: a row off, near enough
+    half_block = np.array([[100.0, 100], [250, 100], [250, 250], [100, 250]])
+    assert misplaced(half_block, truth, 6)  # a block of half-size cells taken for the grid

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -120,11 +121,29 @@ def _exposure_slip(codes: str) -> tuple[np.ndarray, np.ndarray]:
     return cells_of(codes, np.ones(3)), grey / board
 
 
-def test_empty_ramp_under_a_slipped_start_reads_as_grey_tiles_when_the_game_is_not_asked():
-    # The ambiguity itself: an empty ramp is grey tiles under a brighter light.
+def test_empty_ramp_under_a_slipped_start_reads_as_grey_tiles_when_nothing_else_is_known():
+    # The ambiguity itself: an empty ramp is grey tiles under a brighter light
+    # (a palette that does not say how many grey cells a board can show).
+    cells, start = _exposure_slip("." * 36)
+    unbounded = replace(BITS, most=np.full(len(BITS), np.inf))
+    b = balance(cells, unbounded, start=start)
+    assert b.match.codes().tolist() == ["N"] * 36
+
+
+def test_no_ramp_holds_more_grey_cells_than_the_grey_tiles_cover():
+    # RULES.md: one neutral tile a player, so a BITS board shows at most two
+    # grey cells; 36 of them are an empty ramp under another light.
+    assert BITS.most[BITS.index("N")] == 2
     cells, start = _exposure_slip("." * 36)
     b = balance(cells, BITS, start=start)
-    assert b.match.codes().tolist() == ["N"] * 36
+    assert b.match.codes().tolist() == ["."] * 36
+    assert np.allclose(b.gains, 1.0, rtol=0.02)
+
+
+def test_the_two_grey_cells_of_a_neutral_tile_still_read_grey():
+    codes = "." * 20 + "NN" + "RRYYBBPPKKRYBP"
+    b = balance(cells_of(codes, lamp_at(3000)), BITS)
+    assert "".join(b.match.codes()) == codes
 
 
 def test_what_the_game_knows_decides_the_light_when_the_cells_cannot():
