@@ -13,8 +13,11 @@ the colour reader reads it):
   still moment of a simulated game, compared with the renderer's truth.
   *uncalibrated*: the palette is fitted to that one frame. *calibrated*: a
   profile is made first from another moment of the same table (a daylight
-  frame of the board, confirmed with its true cells as a person would), and
-  the test frame is read with it under the table's own random light.
+  frame of the board, confirmed with its true cells as a person would, the
+  grid's corners given by hand if the search put it in the wrong place), and
+  the test frame is read with it under the table's own random light, the
+  grid found as ``tilewatch read --profile`` finds it (the search, starting
+  where calibration saw it).
 
 A board counts as fully right only if it was found and every cell matches;
 per-cell error is over the boards that were found (the locator's misses are
