@@ -283,7 +283,9 @@ class BoardTracker:
                 return events + self._ask(board, by_rules, [], obs, t)
             if by_rules is not None:
                 return events + self._act(by_rules, obs.lab, t, settled=True)
-            events += self._decide(board, unsure, obs, t, careful=changed is None, hint=hint)
+            events += self._decide(
+                board, unsure, obs, t, careful=changed is None, hint=hint, changed=changed
+            )
         except NotNow as why:
             log.debug("board %s: not judged now (%s)", self.board, why)
             self.deferred = True
@@ -957,8 +959,10 @@ class BoardTracker:
         t: float,
         careful: bool = False,
         hint: np.ndarray | None = None,
+        changed: np.ndarray | None = None,
     ) -> list[Event]:
-        """Judge the believed board. ``careful``: no sign of which cells
+        """Judge the believed board. ``changed``: as :meth:`observe` was
+        given it. ``careful``: no sign of which cells
         changed (after the camera moved or the light changed; ``hint``: see
         :meth:`observe`): only a clear,
         legal placement counts, or one whole piece read clearly and far
@@ -1058,6 +1062,8 @@ class BoardTracker:
         rest = not self._fresh_piece(unsure)
         settled = self._settled([o for _, o in combos], rest)
         if settled is not None and not self._only_hinted_far(settled, obs):
+            if self._alike_left_empty(settled, unsure, obs, changed):
+                return self._ask(board, unsure, combos, obs, t)
             return self._act(settled, obs.lab, t, settled=True)
         maybe_nothing = any(o.kind == "rest" for _, o in combos)
         if not legal and illegal and not maybe_nothing and self._same_refusal(illegal):
@@ -1071,6 +1077,41 @@ class BoardTracker:
                 raise NotNow("tiles read gone only unsurely")
             return self._act(illegal[0], obs.lab, t, settled=False)
         return self._ask(board, unsure, combos, obs, t)
+
+    def _alike_left_empty(
+        self,
+        outcome: Outcome,
+        unsure: dict[Cell, tuple[str, ...]],
+        obs: Observation,
+        changed: np.ndarray | None,
+    ) -> bool:
+        """Whether the game's pick among doubtful cells (``outcome``, the one
+        legal board) lays a tile on a cell that reads no more like that tile,
+        against "empty", than another doubtful cell it leaves empty (by less
+        than a palette margin), the two having changed in look alike. The
+        colours then do not say where the tile is, only the rules would:
+        a round swept off a dark ramp left a whole column of the print torn
+        between black and the board, and the start tile was "settled" on
+        its lowest two cells, where no tile lay (simulated BITS 960)."""
+        empty = self.referee.empty
+        rows = outcome.rows
+
+        def lean(cell: Cell, code: str) -> float:
+            return obs.distance_of(cell, code) - obs.distance_of(cell, empty)
+
+        picked = [(cell, rows[cell[0]][cell[1]]) for cell in unsure]
+        left = [
+            cell
+            for cell, code in picked
+            if code == empty and (changed is None or bool(changed[cell]))
+        ]
+        for cell, code in picked:
+            if code == empty:
+                continue
+            alike = [lean(o, code) for o in left if code in unsure[o]]
+            if alike and min(alike) <= lean(cell, code) + obs.min_margin:
+                return True
+        return False
 
     def _taken_away(
         self, unsure: dict[Cell, tuple[str, ...]], combos: list[tuple[dict[Cell, str], Outcome]]

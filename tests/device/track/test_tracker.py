@@ -437,6 +437,27 @@ def test_which_way_round_a_tile_lies_is_asked_when_only_a_cell_at_the_sensors_bl
     assert table.game.view()["players"][0]["board"] == first
 
 
+def test_the_card_does_not_settle_a_tile_onto_cells_that_read_like_those_it_leaves_empty(table):
+    # A round swept off a dark ramp: a whole column changed in look and
+    # reads torn between black and the print, each cell within a ΔE or two
+    # alike (simulated BITS 960's column). The start tile is the black
+    # double, and the only legal pick among the torn cells is its lowest
+    # two, where black leads "empty" by 3.2 and 3.1; but (3, 3), left
+    # empty, leans as far (2.8): the colours do not say a tile lies there,
+    # only the rules would. Asked, not recorded (it was, and no tile lay).
+    tracker = bits(table, seed=2)
+    assert start_tile(table) == "KK"
+    read = ["...K.."] * 6
+    obs = observe(read, unsure={(r, 3): "K." for r in range(6)})
+    leans = [(3.2, 3.9), (2.6, 4.6), (2.5, 4.8), (2.5, 5.3), (2.1, 5.3), (2.4, 5.5)]
+    for r, (black, empty) in enumerate(leans):
+        obs.distance[r, 3, [BITS.index("K"), BITS.index(".")]] = (black, empty)
+    events = tracker.observe(obs, changed=_mask(read, EMPTY6))
+    assert [e["type"] for e in events] == ["unsure"]
+    assert sorted(tuple(c) for c in events[0]["cells"]) == [(r, 3) for r in range(6)]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
 def _refused_then_looked_at(table: Table, unsure_of: str, empty_behind: float = 2.0) -> list:
     """A wrong tile refused at the bottom left, then its cells read doubtful
     between empty and the card's tile: ``unsure_of`` says which comes first
