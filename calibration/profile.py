@@ -33,7 +33,7 @@ import numpy as np
 from calibration.geometry import GridGeometry, find_grid
 from calibration.palette import palette_from_dict
 from calibration.tomlfile import read_toml
-from vision.classify import scores
+from vision.classify import SENSOR_BLACK_L, scores
 from vision.colour import lab_distance
 from vision.gridfit import GridFit
 from vision.palette import Palette
@@ -127,7 +127,10 @@ class Profile:
         ``trusted`` (a person confirmed it), a sample farther than the
         palette's ``max_distance`` from what this code looks like so far is
         ignored (a hand, a shadow, a misplaced tile). A sample brighter than
-        white is ignored always (a highlight), and once play has begun (the
+        white is ignored always (a highlight), and so is one at the sensor's
+        black (:data:`~vision.classify.SENSOR_BLACK_L`: the colour was not
+        seen; learnt, every dark cell would read as that code, surely), and
+        once play has begun (the
         profile has learnt something) no sample may take a colour farther
         than the palette's ``drift`` from where it was then: a person
         confirms the code of a cell, not that the camera saw it well.
@@ -145,7 +148,7 @@ class Profile:
             if not ks:
                 continue
             x = np.asarray(value, dtype=np.float64).reshape(3)
-            if not np.all(np.isfinite(x)) or not 0.0 <= x[0] <= MAX_LIGHTNESS:
+            if not np.all(np.isfinite(x)) or not SENSOR_BLACK_L <= x[0] <= MAX_LIGHTNESS:
                 continue
             current = pal.with_lab(lab, spread)
             d = scores(x[None, :], current)[0, ks]

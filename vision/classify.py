@@ -73,6 +73,11 @@ MIN_MARGIN_FLOOR = 2.0
 # A cell with a channel this close to full scale (sRGB 250 of 255) is
 # clipped: the sensor lost how bright it really was.
 CLIPPED = 0.955
+# A cell darker than this CIELAB lightness is at the sensor's black: every
+# colour dark enough under that light reads the same (0, 0, 0), so the
+# number says "dark", not which colour (simulated BITS 1403: a red double
+# and a purple one in the ramp's dark corner both read exactly black).
+SENSOR_BLACK_L = 1.0
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,7 @@ from device.track.vote import CANDIDATE_MARGINS, Observation
 from engine.errors import ActionError
 from engine.regions import regions
 from engine.verdict import Verdict
+from vision.classify import SENSOR_BLACK_L
 
 log = logging.getLogger(__name__)
 
@@ -282,7 +283,9 @@ class BoardTracker:
                 return events + self._ask(board, by_rules, [], obs, t)
             if by_rules is not None:
                 return events + self._act(by_rules, obs.lab, t, settled=True)
-            events += self._decide(board, unsure, obs, t, careful=changed is None, hint=hint)
+            events += self._decide(
+                board, unsure, obs, t, careful=changed is None, hint=hint, changed=changed
+            )
         except NotNow as why:
             log.debug("board %s: not judged now (%s)", self.board, why)
             self.deferred = True
@@ -500,6 +503,9 @@ class BoardTracker:
         if reading < min(lead, nothing) - FREE_LEAD:
             return None  # something the game did not expect: judge the reading
         if lead < nothing - PLACED_LEAD and runner - lead >= TIE_LEAD:
+            blind = self._decided_in_the_dark(ranked[:2], gain, obs) if ranked[1:] else {}
+            if blind:
+                return blind  # which way round, or where: the players say
             if reading < lead - ASK_LEAD:
                 differ = self._differ(rows, obs)
                 if differ:
@@ -561,6 +567,39 @@ class BoardTracker:
         self.stale = aside - under
         log.info("board %s: a drop the look missed, then the tile seen", self.board)
         return both
+
+    def _decided_in_the_dark(
+        self, two: Sequence[tuple[float, float, list[str]]], gain: np.ndarray, obs: Observation
+    ) -> dict[Cell, tuple[str, ...]]:
+        """The cells where the best legal drop and the runner-up (``two``,
+        as ranked: cost, odds, rows) differ, each with both codes, when
+        only cells at the sensor's black put the best :data:`TIE_LEAD`
+        ahead: there every dark tile reads the same, so what the reader
+        measured says "a tile", not which (simulated BITS 1403: the card's
+        blue and purple tile, its purple half on black, recorded turned
+        round). ``gain``: the weighing's costs (rows, cols, codes) against
+        "empty". Empty otherwise (the lead stands)."""
+        assert self.known is not None
+        empty = self.referee.empty
+        dark = obs.lab[..., 0] < SENSOR_BLACK_L
+        if not dark.any():
+            return {}
+        tiles = [k for k, code in enumerate(obs.alphabet) if code != empty]
+        flat = gain.copy()
+        flat[..., tiles] = np.where(
+            dark[..., None], gain[..., tiles].min(axis=-1, keepdims=True), gain[..., tiles]
+        )
+        index = {code: k for k, code in enumerate(obs.alphabet)}
+
+        def cost(odds: float, board: list[str]) -> float:
+            cells = new_cells(self.known or [], board, empty)
+            return odds + sum(float(flat[r, c, index[board[r][c]]]) for r, c in cells)
+
+        (_, lead_odds, rows), (_, runner_odds, runner) = two
+        if cost(runner_odds, runner) - cost(lead_odds, rows) >= TIE_LEAD:
+            return {}
+        cells = set(new_cells(self.known, rows, empty)) | set(new_cells(self.known, runner, empty))
+        return {(r, c): tuple(dict.fromkeys((rows[r][c], runner[r][c]))) for r, c in sorted(cells)}
 
     @staticmethod
     def _read_there(drop: dict[Cell, str], obs: Observation) -> bool:
@@ -655,10 +694,16 @@ class BoardTracker:
     def _poorly_read(self, outcome: Outcome, obs: Observation) -> bool:
         """Whether a new cell of ``outcome`` lies farther than
         :data:`POOR_FIT` of the palette's ``max_distance`` from even its
-        best code."""
+        best code, or reads at the sensor's black: however near a code it
+        lies, every dark tile reads so there (simulated BITS 1403: a red
+        double in the ramp's dark corner read surely purple and refused)."""
         assert self.known is not None
         fresh = new_cells(self.known, list(outcome.rows), self.referee.empty)
-        return any(float(obs.distance[cell].min()) > POOR_FIT * obs.max_distance for cell in fresh)
+        return any(
+            float(obs.distance[cell].min()) > POOR_FIT * obs.max_distance
+            or float(obs.lab[cell][0]) < SENSOR_BLACK_L
+            for cell in fresh
+        )
 
     def _ask_lone_half(
         self, board: list[str], outcome: Outcome, obs: Observation, t: float
@@ -914,8 +959,10 @@ class BoardTracker:
         t: float,
         careful: bool = False,
         hint: np.ndarray | None = None,
+        changed: np.ndarray | None = None,
     ) -> list[Event]:
-        """Judge the believed board. ``careful``: no sign of which cells
+        """Judge the believed board. ``changed``: as :meth:`observe` was
+        given it. ``careful``: no sign of which cells
         changed (after the camera moved or the light changed; ``hint``: see
         :meth:`observe`): only a clear,
         legal placement counts, or one whole piece read clearly and far
@@ -1015,6 +1062,8 @@ class BoardTracker:
         rest = not self._fresh_piece(unsure)
         settled = self._settled([o for _, o in combos], rest)
         if settled is not None and not self._only_hinted_far(settled, obs):
+            if self._alike_left_empty(settled, unsure, obs, changed):
+                return self._ask(board, unsure, combos, obs, t)
             return self._act(settled, obs.lab, t, settled=True)
         maybe_nothing = any(o.kind == "rest" for _, o in combos)
         if not legal and illegal and not maybe_nothing and self._same_refusal(illegal):
@@ -1028,6 +1077,41 @@ class BoardTracker:
                 raise NotNow("tiles read gone only unsurely")
             return self._act(illegal[0], obs.lab, t, settled=False)
         return self._ask(board, unsure, combos, obs, t)
+
+    def _alike_left_empty(
+        self,
+        outcome: Outcome,
+        unsure: dict[Cell, tuple[str, ...]],
+        obs: Observation,
+        changed: np.ndarray | None,
+    ) -> bool:
+        """Whether the game's pick among doubtful cells (``outcome``, the one
+        legal board) lays a tile on a cell that reads no more like that tile,
+        against "empty", than another doubtful cell it leaves empty (by less
+        than a palette margin), the two having changed in look alike. The
+        colours then do not say where the tile is, only the rules would:
+        a round swept off a dark ramp left a whole column of the print torn
+        between black and the board, and the start tile was "settled" on
+        its lowest two cells, where no tile lay (simulated BITS 960)."""
+        empty = self.referee.empty
+        rows = outcome.rows
+
+        def lean(cell: Cell, code: str) -> float:
+            return obs.distance_of(cell, code) - obs.distance_of(cell, empty)
+
+        picked = [(cell, rows[cell[0]][cell[1]]) for cell in unsure]
+        left = [
+            cell
+            for cell, code in picked
+            if code == empty and (changed is None or bool(changed[cell]))
+        ]
+        for cell, code in picked:
+            if code == empty:
+                continue
+            alike = [lean(o, code) for o in left if code in unsure[o]]
+            if alike and min(alike) <= lean(cell, code) + obs.min_margin:
+                return True
+        return False
 
     def _taken_away(
         self, unsure: dict[Cell, tuple[str, ...]], combos: list[tuple[dict[Cell, str], Outcome]]

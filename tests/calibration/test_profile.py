@@ -75,6 +75,19 @@ def test_a_cell_brighter_than_white_teaches_nothing_even_when_confirmed():
     assert np.allclose(p.palette.lab[y], BITS.lab[y])
 
 
+def test_a_cell_at_the_sensors_black_teaches_nothing_even_when_confirmed():
+    # Every dark tile in a shadowed corner reads exactly black: learnt as
+    # purple, a red tile there would read purple surely (simulated BITS 1403).
+    # Just above the sensor's black (L* 1) a dark purple is still learnt.
+    p = Profile.start(BITS, 6, 6)
+    k = BITS.index("P")
+    assert p.learn([("P", [0.0, 0.0, 0.0])], trusted=True) == 0
+    assert p.learn([("P", [0.6, 1.0, -2.0])], trusted=True) == 0
+    assert np.allclose(p.palette.lab[k], BITS.lab[k])
+    assert p.learn([("P", [8.0, 20.0, -30.0])], trusted=True) == 1
+    assert np.allclose(p.palette.lab[k], [8.0, 20.0, -30.0])
+
+
 def test_play_cannot_walk_a_colour_away_from_where_it_started():
     # Calibrated red, then a run of samples each within max_distance of the
     # running mean but all leaning one way (a highlight creeping over the

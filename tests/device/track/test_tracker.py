@@ -43,6 +43,7 @@ def observe(
                 row.append((str(codes[r, c]),))
         candidates.append(tuple(row))
     lab = np.zeros((n, m, 3))
+    lab[..., 0] = 50.0  # a mid grey: well clear of the sensor's black
     return Observation(codes, sure, tuple(candidates), distance, tuple(alphabet), lab, 3, 0.0)
 
 
@@ -387,6 +388,74 @@ def test_a_sure_wrong_tile_is_refused(table):
     after = [*EMPTY6[:5], wrong + wrong + "...."]
     events = tracker.observe(observe(after), changed=_mask(after, EMPTY6))
     assert [(e["type"], e["reason"]) for e in events] == [("illegal", "wrong_tile")]
+
+
+def test_a_wrong_colour_read_at_the_sensors_black_is_asked_not_refused(table):
+    # The second half reads surely as another colour (2 ΔE), the card's 60
+    # behind: refused, were the cell not at the sensor's black (L* 0). There
+    # every dark tile reads the same (simulated BITS 1403: a red double in
+    # the ramp's dark corner read surely purple and was refused). Asked, the
+    # card's colour offered.
+    tracker = bits(table)
+    tile = start_tile(table)
+    wrong = next(c for c in "RYBPK" if c != tile[0])
+    after = [*EMPTY6[:5], tile[0] + wrong + "...."]
+    obs = observe(after)
+    obs.distance[5, 1, BITS.index(tile[1])] = 60.0
+    obs.lab[5, 1] = 0.0
+    events = tracker.observe(obs, changed=_mask(after, EMPTY6))
+    assert [e["type"] for e in events] == ["unsure"]
+    cells = [tuple(c) for c in events[0]["cells"]]
+    options = dict(zip(cells, events[0]["candidates"], strict=True))
+    assert wrong in options[(5, 1)] and tile[1] in options[(5, 1)]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
+def test_which_way_round_a_tile_lies_is_asked_when_only_a_cell_at_the_sensors_black_says(table):
+    # Seed 10: the purple double starts the game, the card is then yellow
+    # and blue. It lies flat beside the start, yellow on the left (read
+    # yellow 16 ΔE, blue 24.8), blue on the right at the sensor's black
+    # (black 19.5, yellow 30.1, blue 50.8: simulated BITS 1403's cell).
+    # Weighed as read, blue-yellow leads by 11.9 (over TIE_LEAD, 10) and was
+    # recorded turned round; with the black cell saying only "a dark tile",
+    # yellow-blue leads by 8.8: which way round is the players' to say.
+    tracker = bits(table, seed=10)
+    first = _bottom_left(start_tile(table))
+    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
+    assert _next_card(table, first) == "YB"
+    read = [*EMPTY6[:5], first[5][:2] + "YK.."]
+    obs = observe(read)
+    obs.distance[5, 2, [BITS.index(c) for c in ".YB"]] = (91.0, 16.0, 24.8)
+    obs.distance[5, 3, [BITS.index(c) for c in ".KYB"]] = (85.0, 19.5, 30.1, 50.8)
+    obs.lab[5, 3] = 0.0
+    events = tracker.observe(obs, changed=_mask(read, first))
+    assert [e["type"] for e in events] == ["unsure"]
+    cells = [tuple(c) for c in events[0]["cells"]]
+    options = dict(zip(cells, events[0]["candidates"], strict=True))
+    assert set(options) == {(5, 2), (5, 3)}
+    assert {"Y", "B"} <= set(options[(5, 2)]) and {"Y", "B"} <= set(options[(5, 3)])
+    assert table.game.view()["players"][0]["board"] == first
+
+
+def test_the_card_does_not_settle_a_tile_onto_cells_that_read_like_those_it_leaves_empty(table):
+    # A round swept off a dark ramp: a whole column changed in look and
+    # reads torn between black and the print, each cell within a ΔE or two
+    # alike (simulated BITS 960's column). The start tile is the black
+    # double, and the only legal pick among the torn cells is its lowest
+    # two, where black leads "empty" by 3.2 and 3.1; but (3, 3), left
+    # empty, leans as far (2.8): the colours do not say a tile lies there,
+    # only the rules would. Asked, not recorded (it was, and no tile lay).
+    tracker = bits(table, seed=2)
+    assert start_tile(table) == "KK"
+    read = ["...K.."] * 6
+    obs = observe(read, unsure={(r, 3): "K." for r in range(6)})
+    leans = [(3.2, 3.9), (2.6, 4.6), (2.5, 4.8), (2.5, 5.3), (2.1, 5.3), (2.4, 5.5)]
+    for r, (black, empty) in enumerate(leans):
+        obs.distance[r, 3, [BITS.index("K"), BITS.index(".")]] = (black, empty)
+    events = tracker.observe(obs, changed=_mask(read, EMPTY6))
+    assert [e["type"] for e in events] == ["unsure"]
+    assert sorted(tuple(c) for c in events[0]["cells"]) == [(r, 3) for r in range(6)]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
 def _refused_then_looked_at(table: Table, unsure_of: str, empty_behind: float = 2.0) -> list:
