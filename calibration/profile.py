@@ -130,10 +130,10 @@ class Profile:
         white is ignored always (a highlight), and so is one at the sensor's
         black (:data:`~vision.classify.SENSOR_BLACK_L`: the colour was not
         seen; learnt, every dark cell would read as that code, surely), and
-        once play has begun (the
-        profile has learnt something) no sample may take a colour farther
-        than the palette's ``drift`` from where it was then: a person
-        confirms the code of a cell, not that the camera saw it well.
+        once play has begun (the profile has learnt something) no sample may
+        take a colour farther than the palette's ``drift`` from where it was
+        then: a person confirms the code of a cell, not that the camera saw
+        it well.
         Returns how many samples were used.
         """
         pal = self.palette

@@ -57,7 +57,7 @@ class Entry:
     symbols: tuple[str, ...] = ()
     plain: bool = False
     board: bool = False
-    most: int | None = None  # cells one board can show at most (None: any number)
+    most: int | None = None  # cells of this entry one board can show (None: any number)
 
 
 @dataclass(frozen=True)
