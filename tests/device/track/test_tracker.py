@@ -323,6 +323,12 @@ def test_a_wrong_tile_is_still_refused_when_no_missed_drop_makes_it_the_next_car
     assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
+def _offered(event: dict) -> dict[tuple[int, ...], list[str]]:
+    """An unsure event's candidates by cell."""
+    cells = [tuple(c) for c in event["cells"]]
+    return dict(zip(cells, event["candidates"], strict=True))
+
+
 def _second_half_slip(table: Table, read: float, card: float) -> tuple[str, list[dict]]:
     """The starting tile dropped at the bottom left; the reader is sure its
     second half is another colour (at distance ``read``; the card's colour
@@ -375,8 +381,7 @@ def test_a_half_that_fits_even_its_best_colour_poorly_is_asked_about(table):
     tile, events = _second_half_slip(table, read=26.0, card=60.0)
     wrong = next(c for c in "RYBPK" if c != tile[0])
     assert [e["type"] for e in events] == ["unsure"]
-    cells = [tuple(c) for c in events[0]["cells"]]
-    options = dict(zip(cells, events[0]["candidates"], strict=True))
+    options = _offered(events[0])
     assert wrong in options[(5, 1)] and tile[1] in options[(5, 1)]
     assert table.game.view()["players"][0]["board"] == EMPTY6
 
@@ -405,8 +410,7 @@ def test_a_wrong_colour_read_at_the_sensors_black_is_asked_not_refused(table):
     obs.lab[5, 1] = 0.0
     events = tracker.observe(obs, changed=_mask(after, EMPTY6))
     assert [e["type"] for e in events] == ["unsure"]
-    cells = [tuple(c) for c in events[0]["cells"]]
-    options = dict(zip(cells, events[0]["candidates"], strict=True))
+    options = _offered(events[0])
     assert wrong in options[(5, 1)] and tile[1] in options[(5, 1)]
     assert table.game.view()["players"][0]["board"] == EMPTY6
 
@@ -430,8 +434,7 @@ def test_which_way_round_a_tile_lies_is_asked_when_only_a_cell_at_the_sensors_bl
     obs.lab[5, 3] = 0.0
     events = tracker.observe(obs, changed=_mask(read, first))
     assert [e["type"] for e in events] == ["unsure"]
-    cells = [tuple(c) for c in events[0]["cells"]]
-    options = dict(zip(cells, events[0]["candidates"], strict=True))
+    options = _offered(events[0])
     assert set(options) == {(5, 2), (5, 3)}
     assert {"Y", "B"} <= set(options[(5, 2)]) and {"Y", "B"} <= set(options[(5, 3)])
     assert table.game.view()["players"][0]["board"] == first
