@@ -83,6 +83,9 @@ MIN_QUALITY = 0.45
 # real photos up to 0.2 (resized to another shape, paper not flat), a
 # lattice of 2:1 cells 0.7).
 MAX_MISFIT = 0.35
+# A grid one cell beside the winner is worth reading too when its lines are
+# supported within this share of the winner's (see beside).
+BESIDE_SLACK = 0.1
 
 
 def as_bgr_or_gray(image: np.ndarray) -> np.ndarray:
@@ -187,6 +190,19 @@ def locate_grid(
         best = _neighbours(pyramid, best, rows, cols)
     if best is None or best[0] < MIN_QUALITY:
         return None
+    return _as_fit(image, pyramid, best, rows, cols, {"candidates": float(len(starts))})
+
+
+def _as_fit(
+    image: np.ndarray,
+    pyramid: lattice.Pyramid,
+    best: Refined,
+    rows: int,
+    cols: int,
+    details: dict[str, float] | None = None,
+) -> GridFit:
+    """The refined lattice ``best`` as a fit: refined once more on the
+    board's lines, corners measured locally, named as the picture is upright."""
     score, H, s, found = best
     H, found = _on_the_board(image, pyramid, H, found, rows, cols)
     corners = apply_homography(np.linalg.inv(H), local_corners(H, rows, cols, found))
@@ -199,8 +215,31 @@ def locate_grid(
         turn(H, rows, cols, k),
         float(np.clip(score, 0, 1)),
         "search",
-        {"border": s.border, "between": s.between, "candidates": float(len(starts))},
+        {"border": s.border, "between": s.between, **(details or {})},
     )
+
+
+def beside(image: np.ndarray, fit: GridFit, slack: float = BESIDE_SLACK) -> list[GridFit]:
+    """The placements one cell up, down, left and right of a found grid that
+    the picture's lines support nearly as well (within ``slack`` of its
+    quality), refined, best first. Lines alone cannot always choose among
+    them: a ramp's dark rail below the last row has edges as straight as a
+    row of tiles (tuning 3164: the true grid, a row up, 0.61 against 0.67),
+    so the caller weighs what the cells read as (:func:`vision.photo.read_photo`)."""
+    rows, cols = fit.rows, fit.cols
+    image = as_bgr_or_gray(image)
+    pyramid = lattice.Pyramid(image)
+    out = []
+    for dx, dy in ((0, -1), (0, 1), (-1, 0), (1, 0)):
+        start = np.array([[1.0, 0.0, -dx], [0.0, 1.0, -dy], [0.0, 0.0, 1.0]]) @ fit.homography
+        found = _refine_best(pyramid, [start], rows, cols)
+        if found is None or found[0] < max(MIN_QUALITY, fit.quality - slack):
+            continue
+        moved = apply_homography(fit.homography, corners_from_homography(found[1], rows, cols))
+        if np.linalg.norm(moved - grid_corners(rows, cols), axis=1).mean() < 0.5:
+            continue  # settled back where the grid was
+        out.append(_as_fit(image, pyramid, found, rows, cols))
+    return sorted(out, key=lambda f: -f.quality)
 
 
 def search_copy(image: np.ndarray) -> np.ndarray:

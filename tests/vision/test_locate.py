@@ -163,3 +163,29 @@ def test_a_full_ramp_beside_its_rim_is_found_not_one_cell_out(seed):
         for k in range(4)
     )
     assert off < 0.2 * side
+
+
+def test_a_ramp_rail_taken_for_the_last_row_has_the_true_grid_beside_it():
+    # Simulated table 3164: the ramp's dark rail below the last row has
+    # edges as straight as a row of tiles, and the lattice a row down is
+    # better supported (0.67) than the true one (0.61). Lines alone cannot
+    # choose; `beside` offers the true placement for the reader to weigh.
+    from device.evals.read import still_frames
+    from vision.locate import beside
+
+    frame = next(still_frames("bits", 3164, 1))
+    fit = locate_grid(frame.image, 6, 6)
+    assert fit is not None
+    side = np.linalg.norm(frame.corners[1] - frame.corners[0]) / 6
+
+    def off(f: GridFit) -> float:
+        return min(
+            np.linalg.norm(np.roll(f.corners, k, axis=0) - frame.corners, axis=1).max()
+            for k in range(4)
+        )
+
+    assert off(fit) > 0.7 * side  # the search alone lands a row off
+    others = beside(frame.image, fit)
+    assert 1 <= len(others) <= 4
+    assert min(off(o) for o in others) < 0.3 * side
+    assert all(o.quality >= fit.quality - 0.1 for o in others)

@@ -6,7 +6,7 @@ import numpy as np
 
 from calibration.palette import load_palette
 from tests.vision.synth import Light, render_board
-from vision.photo import read_photo
+from vision.photo import _doubts, read_photo
 from vision.reader import read_cells
 
 BITS = load_palette("bits")
@@ -31,3 +31,26 @@ def test_a_profile_that_explains_the_photo_is_kept():
     photo = read_photo(image, 6, 6, BITS, corners=CORNERS, gains=np.ones(3), fit_palette=False)
     assert photo is not None and photo.reading.rows == BOARD
     assert photo.reading.palette is BITS  # read with the profile's own colours, no fit
+
+
+def test_a_grid_a_row_off_reads_the_rail_and_loses_to_the_true_one():
+    # Simulated table 3164 (see test_locate): read at the found grid, the
+    # rail's row reads as unsure and black cells and the true top row is
+    # lost; a row up, every cell fits its colour nearly twice as closely,
+    # so the photo is read there, as the truth has it.
+    from tests.vision.simtable import read_sim_table
+
+    seen = read_sim_table("bits", 3164, BITS)
+    wrong = seen.codes != seen.truth
+    assert wrong.sum() <= 1, "\n".join("".join(r) for r in seen.codes)
+
+
+def test_cells_beyond_what_one_board_can_show_are_doubts():
+    # BITS has one grey tile a player (two cells): a row of six grey cells
+    # is a rail or a shadow, four cells of it beyond any real board.
+    board = ["......", "......", "......", "......", "RRYYBB", "NNNNNN"]
+    image = render_board(board, BITS, Light(kelvin=6500), cell_px=40, noise=2, seed=3)
+    photo = read_photo(image, 6, 6, BITS, corners=CORNERS, gains=np.ones(3), fit_palette=False)
+    assert photo is not None and photo.reading.rows == board
+    assert _doubts(photo.reading, BITS) == 4
+    assert _doubts(photo.reading, load_palette("lits")) == 0  # no bound there
