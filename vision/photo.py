@@ -87,8 +87,13 @@ def read_photo(
     profile's). ``gains``/``fit_palette``: see :func:`vision.reader.read_cells`
     (a calibrated palette reads with ``fit_palette=False``). ``steps``: a
     sharp shadow's edge across a cell is not print (as a single photo is
-    read; frames of play are read without, see :func:`vision.cells.cell_features`)."""
-    searched = grid is None and corners is None
+    read; frames of play are read without, see :func:`vision.cells.cell_features`).
+    A grid the search found that does not convince is read one cell to each
+    side too (:func:`vision.locate.beside`), and the reading that fits the
+    palette clearly better, with no more doubts, is kept."""
+    # A grid the search found (here, or a profile's search) may be a cell
+    # off; corners given, markers or a tracked grid are taken as they are.
+    searched = corners is None and (grid is None or grid.method == "search")
     if grid is not None:
         pass
     elif corners is not None:
