@@ -83,8 +83,8 @@ MIN_QUALITY = 0.45
 # real photos up to 0.2 (resized to another shape, paper not flat), a
 # lattice of 2:1 cells 0.7).
 MAX_MISFIT = 0.35
-# A grid one cell beside the winner is worth reading too when its lines are
-# supported within this share of the winner's (see beside).
+# A grid one cell beside the winner is worth reading too when the share of
+# its line segments supported is within this much of the winner's (see beside).
 BESIDE_SLACK = 0.1
 
 

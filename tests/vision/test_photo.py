@@ -42,7 +42,10 @@ def test_a_grid_a_row_off_reads_the_rail_and_loses_to_the_true_one():
 
     seen = read_sim_table("bits", 3164, BITS)
     wrong = seen.codes != seen.truth
+    # One empty cell may stay unsure here: the photo is read before the
+    # rules settle it (tilewatch read does both; the evaluation reads it right).
     assert wrong.sum() <= 1, "\n".join("".join(r) for r in seen.codes)
+    assert set(seen.codes[wrong].tolist()) <= {"?"}
 
 
 def test_cells_beyond_what_one_board_can_show_are_doubts():
