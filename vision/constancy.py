@@ -184,16 +184,11 @@ def _beyond_most(s: np.ndarray, palette: Palette) -> np.ndarray:
     >>> _beyond_most(s, p).tolist()                           # 3 greys too many: 3 * (30/6)^2
     [75.0, 0.0]
     """
-    bounded = np.isfinite(palette.most)
-    if not bounded.any():
+    if not np.isfinite(palette.most).any():
         return np.zeros(s.shape[:-2])
-    nearest = s.argmin(axis=-1)
+    counts = np.eye(len(palette))[s.argmin(axis=-1)].sum(axis=-2)  # (..., K) cells per colour
     th = palette.thresholds
-    out = np.zeros(s.shape[:-2])
-    for k in np.flatnonzero(bounded):
-        n = (nearest == k).sum(axis=-1)
-        out = out + np.maximum(0, n - palette.most[k]) * (th.max_distance / th.spread) ** 2
-    return out
+    return np.asarray(palette.beyond_most(counts) * (th.max_distance / th.spread) ** 2)
 
 
 def gain_prior(

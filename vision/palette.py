@@ -149,6 +149,17 @@ class Palette:
     def __len__(self) -> int:
         return len(self.codes)
 
+    def beyond_most(self, counts: np.ndarray) -> np.ndarray:
+        """Cells read beyond what one board can show (each entry's ``most``),
+        from ``counts`` (..., K), cells read as each entry: (...).
+
+        >>> p = Palette.from_entries("demo", [Entry(".", "board", (90.0, 0.0, 0.0)),
+        ...     Entry("N", "grey", (60.0, 0.0, 0.0), most=2)])
+        >>> p.beyond_most(np.array([[31, 5], [34, 2]])).tolist()  # 5 greys: 3 too many
+        [3.0, 0.0]
+        """
+        return np.asarray(np.maximum(0.0, np.asarray(counts) - self.most).sum(axis=-1))
+
     @cached_property
     def linear(self) -> np.ndarray:
         """The colours in linear-light RGB (K, 3), as a camera balanced for them shows them."""

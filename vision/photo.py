@@ -183,11 +183,8 @@ def _doubts(reading: Reading, palette: Palette) -> int:
     colour beyond the number one board can show (a row of BITS grey is a rail
     or a shadow, not three grey tiles)."""
     codes = np.asarray(reading.codes)
-    beyond = 0
-    for code, most in zip(palette.codes, palette.most, strict=True):
-        if np.isfinite(most):
-            beyond += max(0, int((codes == code).sum()) - int(most))
-    return len(reading.unsure()) + beyond
+    counts = np.array([(codes == code).sum() for code in palette.codes])
+    return len(reading.unsure()) + int(palette.beyond_most(counts))
 
 
 def _unexplained(reading: Reading) -> bool:
