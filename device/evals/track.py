@@ -527,7 +527,8 @@ def run(args: argparse.Namespace) -> int:
         r = run_game(game, seed, args.fps, args.conditions, lamp, size, args.moves)
         results.append(r)
         print(
-            f"[{n}/{len(plan)}] {game} seed {seed}: {r.right}/{r.placements} right,"
+            f"[{n}/{len(plan)}] {game} seed {seed}{' (lamp)' if lamp else ''}:"
+            f" {r.right}/{r.placements} right,"
             f" {r.false} false, {r.unsure} unsure, {r.wall:.1f}s",
             file=sys.stderr,
         )

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
@@ -624,13 +625,23 @@ class BoardTracker:
         palette's ``max_distance`` of it: the only legal reading is then a
         guess, not a settled tie (simulated BITS 210: a yellow tile read
         41 ΔE from yellow, 56 from grey, settled as the neutral tile; it was
-        the wrong tile). Asked instead."""
+        the wrong tile). Asked instead. So is a hinted code that fits worse
+        than the empty board where the reader offered that: the hint may lift
+        a colour the reader ranked too low, not above "nothing here" (simulated
+        BITS 1615: a lamp's spot on the print, just swept, read grey; the
+        card's red double was settled on it, one half 27 ΔE from red and 22
+        from the print)."""
         assert self.known is not None
         rows = list(outcome.rows)
-        for r, c in new_cells(self.known, rows, self.referee.empty):
+        empty = self.referee.empty
+        for r, c in new_cells(self.known, rows, empty):
             code = rows[r][c]
-            far = obs.distance_of((r, c), code) > obs.max_distance
-            if code not in obs.candidates[r][c] and far:
+            if code in obs.candidates[r][c]:
+                continue
+            fit = obs.distance_of((r, c), code)
+            if fit > obs.max_distance:
+                return True
+            if empty in obs.candidates[r][c] and obs.distance_of((r, c), empty) < fit:
                 return True
         return False
 
@@ -1066,7 +1077,13 @@ class BoardTracker:
                 return self._ask(board, unsure, combos, obs, t)
             return self._act(settled, obs.lab, t, settled=True)
         maybe_nothing = any(o.kind == "rest" for _, o in combos)
-        if not legal and illegal and not maybe_nothing and self._same_refusal(illegal):
+        if (
+            not legal
+            and illegal
+            and not maybe_nothing
+            and self._same_refusal(illegal)
+            and self._all_weighed(unsure)
+        ):
             lone = self._ask_lone_half(board, illegal[0], obs, t)
             if lone is not None:
                 return lone
@@ -1486,6 +1503,22 @@ class BoardTracker:
             if len(group) < self.referee.piece_cells
             for cell in group
         }
+
+    @staticmethod
+    def _all_weighed(unsure: dict[Cell, tuple[str, ...]]) -> bool:
+        """Whether every board the open cells may make was judged (no more
+        than :data:`MAX_COMBINATIONS`). The first of too many all read the
+        first cells alike, so their one refusal says nothing of the rest: a
+        round swept off the ramp under a lamp left 28 cells torn between the
+        print and grey, and the first 81 boards, grey in 24 of them, were
+        refused as "two tiles" while the ramp lay empty (simulated BITS 1608).
+
+        >>> BoardTracker._all_weighed({(0, 0): ("N", "."), (0, 1): ("N", ".")})
+        True
+        >>> BoardTracker._all_weighed({(0, c): ("N", ".") for c in range(7)})
+        False
+        """
+        return math.prod(len(options) for options in unsure.values()) <= MAX_COMBINATIONS
 
     @staticmethod
     def _same_refusal(illegal: list[Outcome]) -> bool:

@@ -1729,3 +1729,47 @@ def test_a_tile_surely_taken_off_is_refused(table):
     events = tracker.observe(observe(EMPTY6), changed=_mask(after, EMPTY6))
     assert [e["type"] for e in events] == ["illegal"]
     assert events[0]["reason"] == "tiles_moved"
+
+
+def test_a_whole_ramp_torn_between_print_and_grey_is_a_question_not_a_refusal(table):
+    # Simulated BITS 1608: a round swept off the ramp under a lamp, every
+    # cell read nearer the grey tile than the print, the print still a
+    # candidate. The first boards of too many to weigh all held grey
+    # everywhere and were refused as "two tiles" while the ramp lay empty.
+    tracker = bits(table)
+    grey = ["NNNNNN"] * 6
+    torn = {(r, c): "N." for r in range(6) for c in range(6)}
+    events = tracker.observe(observe(grey, unsure=torn), changed=_mask(grey, EMPTY6))
+    assert [e["type"] for e in events] == ["unsure"]
+    assert table.alerts()[0]["kind"] == "unsure"
+    assert table.game.view()["players"][0]["board"] == EMPTY6  # nothing recorded
+
+
+def test_the_cards_tile_is_not_settled_on_a_cell_that_reads_nearer_the_empty_board(table):
+    # Simulated BITS 1615: a lamp's spot on the print, just swept, read
+    # grey; the card's tile was settled on it, one half read 27 ΔE from the
+    # card's colour (a code only the game suggested) and 22 from the print.
+    # (Checked on the rule itself: in play it decides among the boards the
+    # open cells may make, after a sweep the rules' weighing leaves alone.)
+    tracker = bits(table)
+    tile = start_tile(table)
+    tracker.sync()  # the game as it stands
+    drop = tracker._outcome(_bottom_left(tile))
+    spot = [*EMPTY6[:5], "N....."]
+
+    def seen(second: str) -> Observation:
+        obs = observe(spot, unsure={(5, 0): "N" + tile[0], (5, 1): second})
+        obs.distance[5, 0, BITS.index("N")] = 17.0
+        obs.distance[5, 0, BITS.index(tile[0])] = 20.0
+        obs.distance[5, 1, BITS.index(".")] = 22.0
+        obs.distance[5, 1, BITS.index("K")] = 25.0
+        obs.distance[5, 1, BITS.index(tile[1])] = 27.0
+        return obs
+
+    # the card's colour offered by the game alone, the print nearer: a guess
+    assert tile[1] not in ".K"
+    assert tracker._only_hinted_far(drop, seen(".K"))
+    # offered by the reader itself: the game may settle it
+    assert not tracker._only_hinted_far(drop, seen("." + tile[1]))
+    # the print not offered (read clearly as a tile): the hint may lift it
+    assert not tracker._only_hinted_far(drop, seen("NK"))
