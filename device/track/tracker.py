@@ -54,6 +54,22 @@ def _beside(cell: Cell) -> tuple[Cell, ...]:
     return ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
 
 
+def _joined(cells: frozenset[Cell]) -> bool:
+    """Whether ``cells`` (at least one) are joined side by side into one group.
+
+    >>> _joined(frozenset({(0, 0), (0, 1), (1, 1)})), _joined(frozenset({(0, 0), (1, 1)}))
+    (True, False)
+    """
+    start = next(iter(cells))
+    seen, todo = {start}, [start]
+    while todo:
+        for near in _beside(todo.pop()):
+            if near in cells and near not in seen:
+                seen.add(near)
+                todo.append(near)
+    return len(seen) == len(cells)
+
+
 Event = dict[str, Any]
 
 # Without a sign of change (a first look, after the camera moved or the light
@@ -89,6 +105,9 @@ MAX_COMBINATIONS = 81
 # Refusals of one new cell: no tile covers one cell of the grid, so a
 # neighbour read as the board may hold the other half (see _lone_half).
 LONE_REASONS = frozenset({"not_a_tile", "outside_grid"})
+# Refusals of too few cells for a piece: its rest may have read as the
+# board (see _rest_unseen).
+PART_REASONS = frozenset({"not_a_tetromino"})
 # A refusal with one of these reasons depends on the colours read.
 COLOUR_REASONS = frozenset(
     {"wrong_tile", "not_a_tile", "second_neutral", "colour_mismatch", "not_a_tetromino"}
@@ -750,7 +769,11 @@ class BoardTracker:
         really sticking out has no such neighbour (the cells below a tile
         standing on a full column are covered). ``{}`` otherwise."""
         verdict = outcome.verdict
-        if outcome.kind != "illegal" or verdict is None or verdict.reason not in LONE_REASONS:
+        if outcome.kind != "illegal" or verdict is None:
+            return {}
+        if verdict.reason in PART_REASONS:
+            return self._rest_unseen(outcome)
+        if verdict.reason not in LONE_REASONS:
             return {}
         assert self.known is not None
         empty = self.referee.empty
@@ -779,6 +802,52 @@ class BoardTracker:
             held = [seen[cell[0]][cell[1]]] if cell in self.stale and seen else []
             options[cell] = tuple(dict.fromkeys([empty, *likely, *held]))
         return options
+
+    def _rest_unseen(self, outcome: Outcome) -> dict[Cell, tuple[str, ...]]:
+        """For a refusal of fewer new cells than a piece covers, joined
+        together (no piece is smaller than its four cells: the rest of it
+        was read as the board), the question to ask instead: the new cells
+        and every cell believed empty that would complete them into a piece
+        the rules allow, each with empty and the letters of those pieces
+        (simulated LITS 913: an L's fourth cell read as the board, the
+        other three refused as "not a tetromino"). ``{}`` when no such piece
+        exists: the refusal stands.
+
+        Every joined set of cells that grows the new ones to a piece's size
+        over believed-empty cells is tried: a few dozen at most."""
+        assert self.known is not None
+        empty = self.referee.empty
+        rows = list(outcome.rows)
+        fresh = frozenset(new_cells(self.known, rows, empty))
+        size = self.referee.piece_cells
+        if not fresh or len(fresh) >= size or not _joined(fresh):
+            return {}
+        n_rows, n_cols = len(rows), len(rows[0])
+        grown = {fresh}
+        for _ in range(size - len(fresh)):
+            grown = {
+                cells | {near}
+                for cells in grown
+                for cell in cells
+                for near in _beside(cell)
+                if near not in cells
+                and 0 <= near[0] < n_rows
+                and 0 <= near[1] < n_cols
+                and self._believed_empty(near)
+            }
+        options: dict[Cell, list[str]] = {}
+        for cells in grown:
+            letters = self.referee.likely_codes(sorted(cells))
+            for letter in letters:
+                whole = with_cells(rows, dict.fromkeys(cells, letter))
+                if self._outcome(list(whole)).kind != "legal":
+                    continue
+                for cell in cells:
+                    first = [rows[cell[0]][cell[1]]] if cell in fresh else [empty]
+                    options.setdefault(cell, first).append(letter)
+        if not options:
+            return {}
+        return {cell: tuple(dict.fromkeys(codes)) for cell, codes in sorted(options.items())}
 
     def _free_reading(
         self, gain: np.ndarray, open_cells: np.ndarray, alphabet: tuple[str, ...]

@@ -1773,3 +1773,29 @@ def test_the_cards_tile_is_not_settled_on_a_cell_that_reads_nearer_the_empty_boa
     assert not tracker._only_hinted_far(drop, seen("." + tile[1]))
     # the print not offered (read clearly as a tile): the hint may lift it
     assert not tracker._only_hinted_far(drop, seen("NK"))
+
+
+def test_lits_three_cells_of_a_piece_ask_where_its_fourth_lies_not_refused(table):
+    # Simulated LITS 913: an L's fourth cell read as the board, the other
+    # three refused as "not a tetromino". No piece covers three cells: the
+    # players are asked about them and the cells that would complete them
+    # into a piece the rules allow; answered, the L is placed.
+    table.new_game("lits", {"players": ["Ann", "Bob"], "layout": "crossfire"})
+    tracker = BoardTracker("L", LitsReferee(lambda: table.game), table)
+    empty = ["." * 10] * 10
+    seen = [*empty[:8], "...L......", "...LL....."]
+    events = tracker.observe(observe(seen, LITS), changed=_mask(seen, empty))
+    assert [e["type"] for e in events] == ["unsure"]
+    assert not [a for a in table.alerts() if a["kind"] == "illegal"]
+    cells, offered = events[0]["cells"], events[0]["candidates"]
+    asked = {tuple(c): tuple(o) for c, o in zip(cells, offered, strict=True)}
+    # the three seen, and each cell that would complete them into a piece
+    # (offered as the board or that piece's letter): 9,5 for this L
+    assert {(8, 3), (9, 3), (9, 4)} <= set(asked)
+    assert set(asked[(9, 5)]) == {".", "L"}
+    truth = [*empty[:8], "...L......", "...LLL...."]
+    answer = [truth[r][c] for r, c in events[0]["cells"]]
+    table.resolve_alert(events[0]["alert"], "confirm", answer)
+    placed = tracker.confirm(events[0]["alert"], answer)
+    assert [(e["type"], e.get("codes")) for e in placed] == [("placed", "LLLL")]
+    assert placed[0]["cells"] == [[8, 3], [9, 3], [9, 4], [9, 5]]
