@@ -530,6 +530,9 @@ class BoardTracker:
                 differ = self._differ(rows, obs)
                 if differ:
                     return differ
+            beyond = self._beyond_reach(rows, obs)
+            if beyond:
+                return beyond
             if unexpected > 0:
                 doubt = self._doubted_unexpected(rows, obs)
                 if doubt:
@@ -663,6 +666,32 @@ class BoardTracker:
             if empty in obs.candidates[r][c] and obs.distance_of((r, c), empty) < fit:
                 return True
         return False
+
+    def _beyond_reach(self, rows: list[str], obs: Observation) -> dict[Cell, tuple[str, ...]]:
+        """The new cells of ``rows`` read surely as another tile's colour
+        that fits (within the palette's ``max_distance``), where the code
+        ``rows`` gives them does not fit at all: each with the code read,
+        then the game's. The reader would never call such a cell the card's
+        colour; the rules alone would, and a wrong tile passes (simulated
+        BITS 1636 and 1643: a blue and purple tile for the card's purple
+        double, the blue half 17 and 13 ΔE from blue, 32 and 33 from
+        purple). The players say which it is. Not where the cells as read
+        make no real piece (half grey, half colour): that is a misread, and
+        the card's tile the likeliest piece there."""
+        assert self.known is not None
+        empty = self.referee.empty
+        fresh = new_cells(self.known, rows, empty)
+        if not self.referee.is_piece("".join(str(obs.codes[cell]) for cell in fresh)):
+            return {}
+        out: dict[Cell, tuple[str, ...]] = {}
+        for r, c in fresh:
+            read = str(obs.codes[r, c])
+            if not obs.sure[r, c] or read in (empty, "?", rows[r][c]):
+                continue
+            fits = obs.distance_of((r, c), read) <= obs.max_distance
+            if fits and obs.distance_of((r, c), rows[r][c]) > obs.max_distance:
+                out[(r, c)] = (read, rows[r][c])
+        return out
 
     def _differ(self, rows: list[str], obs: Observation) -> dict[Cell, tuple[str, ...]]:
         """The new cells of ``rows`` that the reader reads closely (within

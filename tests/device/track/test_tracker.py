@@ -864,14 +864,18 @@ def test_the_legal_boards_are_every_drop_of_the_players_tile(table):
     assert all(sum(row.count(".") for row in b) == 34 for b in boards)
 
 
-def test_one_half_misread_far_off_is_still_the_cards_tile(table):
-    # a white-balance slip: the reader is sure of another colour on one half,
-    # and the card's colour is beyond what it would offer as a candidate;
-    # a legal drop of the card's tile explains the look nearly as well
-    tile, events = _second_half_slip(table, read=15.0, card=35.0)  # beyond max_distance 30
-    assert [e["type"] for e in events] == ["placed"]
-    assert events[0]["codes"] == tile and events[0]["cells"] == [[5, 0], [5, 1]]
-    assert table.alerts() == []
+def test_one_half_read_surely_as_another_colour_the_cards_beyond_reach_is_asked(table):
+    # The reader is sure of another colour on one half (15 ΔE), and the
+    # card's colour lies beyond what it would ever call that colour (35,
+    # past max_distance 30). A legal drop of the card's tile explains the
+    # look nearly as well, and a white-balance slip would do this; but so
+    # does a wrong tile, which passed as the card's this way (simulated BITS
+    # 1636 and 1643: a blue and purple tile for the purple double). Asked.
+    tile, events = _second_half_slip(table, read=15.0, card=35.0)
+    assert [e["type"] for e in events] == ["unsure"]
+    assert events[0]["cells"] == [[5, 1]]
+    assert tile[1] in events[0]["candidates"][0]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
 def test_a_half_that_fits_no_colour_is_asked_about_not_taken_for_the_cards(table):
