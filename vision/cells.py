@@ -94,7 +94,7 @@ def _flat(image: np.ndarray) -> tuple[np.ndarray, tuple[int, ...]]:
 
     A view, even of a crop of a larger image (the tracker reads its board
     as one: reshaping that would copy the whole image every frame); a copy
-    only for an image laid out backwards."""
+    only for an image laid out backwards or broadcast."""
     if image.flags.c_contiguous:
         return image.reshape(-1), (image.shape[1] * image.shape[2], image.shape[2], 1)
     size = image.itemsize
@@ -105,7 +105,7 @@ def _flat(image: np.ndarray) -> tuple[np.ndarray, tuple[int, ...]]:
     return as_strided(image, shape=(span,), strides=(size,), writeable=False), strides
 
 
-@functools.lru_cache(maxsize=32)
+@functools.lru_cache(maxsize=16)  # 55 kB each for 6x6 cells, 150 kB for 10x10
 def _offsets(
     h: int,
     w: int,
@@ -195,8 +195,11 @@ def _plane_stats(
     keep = d <= limit[..., None]
     keep &= ~glare
     count = keep.sum(axis=-1)
-    mean = np.multiply(planes, keep, out=diff).sum(axis=-1) / np.maximum(count, 1)
-    colour = np.where(count > 0, mean, centre)
+    total = np.multiply(planes, keep, out=diff).sum(axis=-1)  # (diff's buffer is free)
+    if np.count_nonzero(count) == count.size:  # every patch kept pixels (nearly always)
+        colour = total / count
+    else:
+        colour = np.where(count > 0, total / np.maximum(count, 1), centre)
     far = d > np.maximum(PRINT_FACTOR * scale, PRINT_STEP)[..., None]
     if middle is None:
         # Print looked for over the whole patch.

@@ -171,7 +171,7 @@ def scores_linear(
 def print_penalty(printed: np.ndarray | None, palette: Palette) -> np.ndarray | None:
     """Extra distance (S, K) for cells showing print (share ``printed`` (S,)) on
     colours that never carry print (``plain``); ``None`` when nothing applies."""
-    if printed is None or not palette.plain.any():
+    if printed is None or not np.count_nonzero(palette.plain):
         return None
     ramp = _clip((np.asarray(printed) - PRINT_MIN) / (PRINT_FULL - PRINT_MIN), 0.0, 1.0)
     return np.asarray(ramp[..., None] * PRINT_PENALTY * palette.plain)
@@ -258,7 +258,7 @@ def bare_penalty(
     k = first.index
     sure_tiles = (k >= 0) & pal.tiles[k]  # k -1 (unsure) picks the last entry, masked out
     tiles = np.count_nonzero(sure_tiles)
-    if tiles < SYMBOL_TILES or not pal.plain.any():
+    if tiles < SYMBOL_TILES or not np.count_nonzero(pal.plain):
         return None
     if np.count_nonzero(np.asarray(printed)[sure_tiles] >= PRINT_MIN) / tiles < SYMBOL_SHARE:
         return None
@@ -266,7 +266,7 @@ def bare_penalty(
     # Only tiles that can pass for the board by colour (a black tile on a
     # dark print) are affected; a bare yellow cell is a yellow tile without a
     # symbol (BITS's starting tiles), a bare grey one on an ivory board is grey.
-    if not pal.board.any():
+    if not np.count_nonzero(pal.board):
         return None
     # Judged cell by cell: a tile this cell's colour fits about as well as
     # the board's (not by the palette's entries: a palette fitted under a

@@ -233,7 +233,7 @@ def balance(
     fine = ~clip.any(axis=1)
     pen = None if penalty is None else np.asarray(penalty).reshape(len(cells), -1)
     g0 = np.ones(3) if start is None else np.asarray(start, dtype=np.float64)
-    anchor = palette.neutral if palette.neutral.any() else np.ones(len(palette), bool)
+    anchor = palette.neutral if np.count_nonzero(palette.neutral) else np.ones(len(palette), bool)
     target = palette.linear
 
     def read(g: np.ndarray) -> Match:

@@ -188,7 +188,7 @@ def read_cells(
         linear = np.where(clipped & (f > 1), linear, linear / f)
     lines: Lines | None = None
     known = None
-    if palette.board.any():
+    if np.count_nonzero(palette.board):
         # Printed grid lines tell an empty cell from a covered one whatever
         # the colours (a black tile on a dark print, a highlight, a board
         # that a change of light made look like a grey tile). Whether the
