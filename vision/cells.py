@@ -29,6 +29,7 @@ import functools
 import math
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from vision.colour import srgb_to_linear
 
@@ -67,13 +68,62 @@ def sample_patches(
     rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2, samples: int = SAMPLES
 ) -> np.ndarray:
     """Pixels of each cell's inner patch: (rows, cols, samples**2, 3) float32 BGR."""
-    if rectified_bgr.ndim != 3 or rectified_bgr.shape[2] != 3:
-        raise ValueError(f"expected a BGR image (h, w, 3), got shape {rectified_bgr.shape}")
-    h, w = rectified_bgr.shape[:2]
+    return _sample(rectified_bgr, rows, cols, inset, samples, planes=False)
+
+
+def _sample(
+    image: np.ndarray, rows: int, cols: int, inset: float, samples: int, planes: bool
+) -> np.ndarray:
+    """Each cell's patch lattice, float32 BGR: (rows, cols, samples**2, 3),
+    or as channel planes (3, rows, cols, samples**2) when ``planes``.
+
+    Picked by one flat ``take`` of every channel of every sample: gathering
+    whole pixels (rows of three) costs several times more, every frame."""
+    if image.ndim != 3 or image.shape[2] != 3:
+        raise ValueError(f"expected a BGR image (h, w, 3), got shape {image.shape}")
+    h, w = image.shape[:2]
     if h < rows or w < cols:
         raise ValueError(f"a {w}x{h} image is too small for {rows}x{cols} cells")
-    pixels = rectified_bgr.reshape(-1, 3)[_lattice(h, w, rows, cols, inset, samples)]
-    return np.asarray(pixels, dtype=np.float32)
+    flat, strides = _flat(image)
+    at = _offsets(h, w, strides, rows, cols, inset, samples, planes)
+    return np.asarray(flat.take(at), dtype=np.float32)
+
+
+def _flat(image: np.ndarray) -> tuple[np.ndarray, tuple[int, ...]]:
+    """``image``'s elements as one 1-D array, and each axis's stride in it.
+
+    A view, even of a crop of a larger image (the tracker reads its board
+    as one: reshaping that would copy the whole image every frame); a copy
+    only for an image laid out backwards or broadcast."""
+    if image.flags.c_contiguous:
+        return image.reshape(-1), (image.shape[1] * image.shape[2], image.shape[2], 1)
+    size = image.itemsize
+    if any(s <= 0 or s % size for s in image.strides):
+        return _flat(np.ascontiguousarray(image))
+    strides = tuple(s // size for s in image.strides)
+    span = sum((n - 1) * s for n, s in zip(image.shape, strides, strict=True)) + 1
+    return as_strided(image, shape=(span,), strides=(size,), writeable=False), strides
+
+
+@functools.lru_cache(maxsize=16)  # 55 kB each for 6x6 cells, 150 kB for 10x10
+def _offsets(
+    h: int,
+    w: int,
+    strides: tuple[int, ...],
+    rows: int,
+    cols: int,
+    inset: float,
+    samples: int,
+    planes: bool,
+) -> np.ndarray:
+    """Where every channel of every sample lies in the image laid out with
+    ``strides`` (see :func:`_flat`), in the order :func:`_sample` returns them."""
+    y, x = np.divmod(_lattice(h, w, rows, cols, inset, samples), w)
+    pixel = y * strides[0] + x * strides[1]  # (rows, cols, n)
+    channel = np.arange(3) * strides[2]
+    if planes:
+        return np.asarray(channel[:, None, None, None] + pixel[None])
+    return np.asarray(pixel[..., None] + channel)
 
 
 @functools.lru_cache(maxsize=32)
@@ -87,10 +137,11 @@ def _lattice(h: int, w: int, rows: int, cols: int, inset: float, samples: int) -
     return np.asarray(flat.reshape(rows, cols, samples * samples))
 
 
-def _median(a: np.ndarray, axis: int) -> np.ndarray:
-    """Upper median along ``axis`` (one partition; np.median's extra checks cost more here)."""
-    k = a.shape[axis] // 2
-    return np.asarray(np.take(np.partition(a, k, axis=axis), k, axis=axis))
+def _median(a: np.ndarray) -> np.ndarray:
+    """Upper median along the last axis (one partition; np.median's extra
+    checks cost more here)."""
+    k = a.shape[-1] // 2
+    return np.asarray(np.partition(a, k, axis=-1)[..., k])
 
 
 def patch_stats(
@@ -115,75 +166,132 @@ def patch_stats(
     # Worked on channel planes (3, ..., n): reductions over the three
     # channels of every pixel are then two elementwise steps, not a reduce
     # over a length-3 axis (numpy's slowest case; this runs every frame).
-    planes = np.ascontiguousarray(np.moveaxis(np.asarray(patches, dtype=np.float32), -1, 0))
-    centre = _median(planes, axis=-1)
+    patches = np.asarray(patches, dtype=np.float32)
+    planes = np.ascontiguousarray(patches.transpose(-1, *range(patches.ndim - 1)))
+    return _plane_stats(planes, middle, ground, around, steps)
+
+
+def _plane_stats(
+    planes: np.ndarray,
+    middle: np.ndarray | None,
+    ground: np.ndarray | None,
+    around: np.ndarray | None,
+    steps: bool,
+) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`patch_stats` of the patches as channel planes (3, ..., n)."""
+    centre = _median(planes)
     if ground is not None and around is not None and around.any():
-        centre = np.where(around, _median(planes[..., ground], axis=-1), centre)
+        centre = np.where(around, _median(planes[..., ground]), centre)
     diff = planes - centre[..., None]
     # Glare: brighter than the centre in every channel by a clear step.
     glare = np.minimum(np.minimum(diff[0], diff[1]), diff[2]) > GLARE_STEP
     np.abs(diff, out=diff)
-    d = diff[0] + diff[1] + diff[2]
-    scale = _median(d, axis=-1)
+    d = diff[0] + diff[1]
+    d += diff[2]
+    scale = _median(d)
     if ground is not None and around is not None and around.any():
-        scale = np.where(around, _median(d[..., ground], axis=-1), scale)
+        scale = np.where(around, _median(d[..., ground]), scale)
     limit = np.maximum(OUTLIER_FACTOR * scale, OUTLIER_FLOOR)
-    keep = (d <= limit[..., None]) & ~glare
+    keep = d <= limit[..., None]
+    keep &= ~glare
     count = keep.sum(axis=-1)
-    mean = (planes * keep).sum(axis=-1) / np.maximum(count, 1)
-    colour = np.moveaxis(np.where(count > 0, mean, centre), 0, -1)
+    total = np.multiply(planes, keep, out=diff).sum(axis=-1)  # (diff's buffer is free)
+    if np.count_nonzero(count) == count.size:  # every patch kept pixels (nearly always)
+        colour = total / count
+    else:
+        colour = np.where(count > 0, total / np.maximum(count, 1), centre)
     far = d > np.maximum(PRINT_FACTOR * scale, PRINT_STEP)[..., None]
+    if middle is None:
+        # Print looked for over the whole patch.
+        n = max(far.shape[-1], 1)
+        dark_ink = (far & ~glare).sum(axis=-1) / n
+        light_ink = (far & glare).sum(axis=-1) / n
+        printed = dark_ink + np.where(light_ink <= SYMBOL_SHARE_MAX, light_ink, 0.0)
+    else:
+        printed = _print_share(far, glare, middle, steps)
+    return colour.transpose(*range(1, colour.ndim), 0), printed
+
+
+def _print_share(far: np.ndarray, glare: np.ndarray, middle: np.ndarray, steps: bool) -> np.ndarray:
+    """The share of the ``middle`` (n,) of each patch showing print, from
+    its ``far`` and ``glare`` pixels (..., n) (see :func:`patch_stats`).
+
+    Every count it needs (glare on the ring; off-colour pixels on the ring,
+    in the middle and along each row and column of samples; glare among
+    those in the middle) comes out of one small matrix product: a boolean
+    sum each costs more than the whole product on a board's samples. (The
+    counts are whole numbers, exact in float32.)"""
+    counters, ring, inner, side = _counters(middle.tobytes())
+    masks = np.concatenate([glare, far, far & glare], dtype=np.float32).reshape(-1, far.shape[-1])
+    counts = np.dot(masks, counters).reshape(3, *far.shape[:-1], -1)
     # A light tint printed on a dark tile looks like glare pixel by pixel;
     # what tells them apart is size: a symbol is a small part of the patch,
     # a highlight a large smooth one.
     # Unless the ring around the middle is clear: a highlight that large
     # fades out over the ring, a symbol ends at its edge (on a small
     # picture of the board a blurred symbol fills most of the middle).
-    ring_clear = np.zeros(patches.shape[:-2], bool)
-    if middle is not None:
-        edge = glare[..., ~middle]
-        ring = max(edge.shape[-1], 1)
-        ring_clear = edge.sum(axis=-1) <= RING_GLARE * ring
-        # Off-colour pixels joined to the patch's ring are a step across the
-        # cell (a shadow's sharp edge), not a symbol: a symbol sits in the
-        # middle, ringed by the cell's colour. Only where much of the ring
-        # is off: a rectification a little off shows a symbol's arm touching
-        # the ring for a sample or two. (Measured before the bands along the
-        # sides come off: a step's edge on the ring may be such a band.)
-        reach = None
-        if steps:
-            stepped = far[..., ~middle].sum(axis=-1) >= STEP_RING * ring
-            reach = _from_ring(far & stepped[..., None], ~middle)
-        band = _edge_bands(far)
+    ring_clear = counts[0, ..., 0] <= RING_GLARE * ring
+    # Off-colour pixels joined to the patch's ring are a step across the
+    # cell (a shadow's sharp edge), not a symbol: a symbol sits in the
+    # middle, ringed by the cell's colour. Only where much of the ring
+    # is off: a rectification a little off shows a symbol's arm touching
+    # the ring for a sample or two. (Measured before the bands along the
+    # sides come off: a step's edge on the ring may be such a band.)
+    reach = None
+    if steps:
+        stepped = counts[1, ..., 0] >= STEP_RING * ring
+        reach = _from_ring(far & stepped[..., None], ~middle)
+    band = _edge_bands(counts[1, ..., 2:] >= BAND_SHARE * side)
+    if band is None and reach is None:
+        # float64, as a count of booleans would be: the shares below are
+        # then the very same numbers.
+        far_inside, both_inside = counts[1:, ..., 1].astype(np.float64)
+    else:
         if band is not None:
-            far = far & ~band
+            far = far & ~band.reshape(far.shape)
         if reach is not None:
             far = far & ~reach
-        far, glare = far[..., middle], glare[..., middle]
+        far_inside = far[..., middle].sum(axis=-1)
+        both_inside = (far[..., middle] & glare[..., middle]).sum(axis=-1)
     # Shares as counts over the size (a bool mean costs several times more).
-    n = max(far.shape[-1], 1)
-    dark_ink = (far & ~glare).sum(axis=-1) / n
-    light_ink = (far & glare).sum(axis=-1) / n
+    n = max(inner, 1)
+    dark_ink = (far_inside - both_inside) / n
+    light_ink = both_inside / n
     symbol = (light_ink <= SYMBOL_SHARE_MAX) | ring_clear
-    printed = dark_ink + np.where(symbol, light_ink, 0.0)
-    return colour, printed
+    return np.asarray(dark_ink + np.where(symbol, light_ink, 0.0))
 
 
-def _edge_bands(far: np.ndarray) -> np.ndarray | None:
-    """Pixels (..., n) of a square patch (n = side²) in bands along its sides:
-    whole rows or columns mostly off the colour, in a run from an edge;
-    ``None`` when no patch has any."""
-    side = math.isqrt(far.shape[-1])
-    grid = far.reshape(*far.shape[:-1], side, side)
-    need = BAND_SHARE * side
-    rows = grid.sum(axis=-1) >= need  # (..., side) one per row
-    cols = grid.sum(axis=-2) >= need
-    if not (rows.any() or cols.any()):
+@functools.lru_cache(maxsize=8)
+def _counters(middle: bytes) -> tuple[np.ndarray, int, int, int]:
+    """For a patch lattice whose ``middle`` (n,) bool is given as bytes:
+    the columns (n, 2 + 2 * side) that count a mask's pixels on the ring,
+    in the middle, in each row and in each column of samples; how many
+    samples lie on the ring (at least one) and in the middle; the
+    lattice's side."""
+    inside = np.frombuffer(middle, dtype=bool)
+    n = len(inside)
+    side = math.isqrt(n)
+    grid = np.arange(n).reshape(side, side)
+    rows = grid[:, :, None] // side == np.arange(side)  # (side, side, side): sample's row
+    cols = grid[:, :, None] % side == np.arange(side)
+    counters = np.hstack(
+        [(~inside)[:, None], inside[:, None], rows.reshape(n, side), cols.reshape(n, side)]
+    ).astype(np.float32)
+    counters.setflags(write=False)
+    return counters, max(int((~inside).sum()), 1), int(inside.sum()), side
+
+
+def _edge_bands(lines: np.ndarray) -> np.ndarray | None:
+    """Samples (..., side, side) of a square patch in bands along its sides,
+    from which of its rows and columns (``lines`` (..., 2 * side), rows
+    first) are mostly off the colour: whole rows or columns in a run from
+    an edge; ``None`` when no patch has any."""
+    if not np.count_nonzero(lines):
         return None
-    band_r = _from_edges(rows)
-    band_c = _from_edges(cols)
-    band = band_r[..., :, None] | band_c[..., None, :]
-    return np.asarray(band.reshape(far.shape))
+    side = lines.shape[-1] // 2
+    band_r = _from_edges(lines[..., :side])
+    band_c = _from_edges(lines[..., side:])
+    return np.asarray(band_r[..., :, None] | band_c[..., None, :])
 
 
 def _from_ring(far: np.ndarray, ring: np.ndarray) -> np.ndarray | None:
@@ -249,8 +357,8 @@ def cell_features(
     judgement of a tile landing under the lamp's core was tuned without:
     simulated BITS game 1107, a blue double read as the grey tile.)"""
     middle, ring = _middle_and_ring(inset)
-    patches = sample_patches(rectified_bgr, rows, cols, inset)
-    bgr, printed = patch_stats(patches, middle, ring, around, steps)
+    planes = _sample(rectified_bgr, rows, cols, inset, SAMPLES, planes=True)
+    bgr, printed = _plane_stats(planes, middle, ring, around, steps)
     return srgb_to_linear(bgr[..., ::-1] / 255.0), printed
 
 

@@ -118,9 +118,8 @@ class Match:
 
 def scores(lab: np.ndarray, palette: Palette) -> np.ndarray:
     """ΔE-equivalent distance of every colour (S, 3) to every entry: (S, K)."""
-    th = palette.thresholds
     d = lab_distance(np.asarray(lab)[..., None, :], palette.lab, palette.lightness_weights)
-    return np.asarray(d * (th.spread / np.maximum(palette.spread, 1e-6)))
+    return np.asarray(d * palette.score_scale)
 
 
 def clipped_channels(linear: np.ndarray) -> np.ndarray:
@@ -148,7 +147,7 @@ def bounded_lab(
     g = np.asarray(gains, dtype=np.float64)
     if clipped is None:
         clipped = clipped_channels(obs)
-    if not clipped.any():
+    if not np.count_nonzero(clipped):  # (cheaper than .any(), every frame)
         lab = linear_to_lab(obs * g)
         return np.broadcast_to(lab[..., None, :], (*lab.shape[:-1], len(palette), 3))
     shown = palette.linear / g[..., None, :]  # (..., K, 3) what each would show
@@ -158,9 +157,8 @@ def bounded_lab(
 
 def scores_bounded(lab_k: np.ndarray, palette: Palette) -> np.ndarray:
     """Scores (..., K) from :func:`bounded_lab` colours (..., K, 3)."""
-    th = palette.thresholds
     d = lab_distance(lab_k, palette.lab, palette.lightness_weights)
-    return np.asarray(d * (th.spread / np.maximum(palette.spread, 1e-6)))
+    return np.asarray(d * palette.score_scale)
 
 
 def scores_linear(
@@ -173,9 +171,9 @@ def scores_linear(
 def print_penalty(printed: np.ndarray | None, palette: Palette) -> np.ndarray | None:
     """Extra distance (S, K) for cells showing print (share ``printed`` (S,)) on
     colours that never carry print (``plain``); ``None`` when nothing applies."""
-    if printed is None or not palette.plain.any():
+    if printed is None or not np.count_nonzero(palette.plain):
         return None
-    ramp = np.clip((np.asarray(printed) - PRINT_MIN) / (PRINT_FULL - PRINT_MIN), 0.0, 1.0)
+    ramp = _clip((np.asarray(printed) - PRINT_MIN) / (PRINT_FULL - PRINT_MIN), 0.0, 1.0)
     return np.asarray(ramp[..., None] * PRINT_PENALTY * palette.plain)
 
 
@@ -234,6 +232,12 @@ def settled_by_colour(scores: np.ndarray, palette: Palette) -> np.ndarray:
     return out
 
 
+def _clip(x: np.ndarray, low: float, high: float) -> np.ndarray:
+    """``np.clip`` of a float array, the same numbers for a third of the
+    time (np.clip's checks cost more than the work on a board's cells)."""
+    return np.asarray(np.minimum(np.maximum(x, low), high))
+
+
 def _ramp(x: np.ndarray, start: float, full: float) -> np.ndarray:
     """0 at ``start``, 1 at ``full`` (either direction), clipped."""
     return np.asarray(np.clip((np.asarray(x) - start) / (full - start), 0.0, 1.0))
@@ -252,16 +256,17 @@ def bare_penalty(
     """
     pal = first.palette
     k = first.index
-    sure_tiles = (k >= 0) & pal.tiles[np.maximum(k, 0)]
-    if sure_tiles.sum() < SYMBOL_TILES or not pal.plain.any():
+    sure_tiles = (k >= 0) & pal.tiles[k]  # k -1 (unsure) picks the last entry, masked out
+    tiles = np.count_nonzero(sure_tiles)
+    if tiles < SYMBOL_TILES or not np.count_nonzero(pal.plain):
         return None
-    if (np.asarray(printed)[sure_tiles] >= PRINT_MIN).mean() < SYMBOL_SHARE:
+    if np.count_nonzero(np.asarray(printed)[sure_tiles] >= PRINT_MIN) / tiles < SYMBOL_SHARE:
         return None
-    bare = np.clip((PRINT_MIN - np.asarray(printed)) / (PRINT_MIN / 2), 0.0, 1.0)
+    bare = _clip((PRINT_MIN - np.asarray(printed)) / (PRINT_MIN / 2), 0.0, 1.0)
     # Only tiles that can pass for the board by colour (a black tile on a
     # dark print) are affected; a bare yellow cell is a yellow tile without a
     # symbol (BITS's starting tiles), a bare grey one on an ivory board is grey.
-    if not pal.board.any():
+    if not np.count_nonzero(pal.board):
         return None
     # Judged cell by cell: a tile this cell's colour fits about as well as
     # the board's (not by the palette's entries: a palette fitted under a
@@ -271,7 +276,7 @@ def bare_penalty(
     near = np.abs(d[..., pal.board].min(axis=-1)[..., None] - d) < BARE_NEAR
     carriers = near & pal.tiles
     penalty = bare[..., None] * BARE_PENALTY * carriers
-    if not penalty.any():
+    if not np.count_nonzero(penalty):
         return None  # no bare cell could pass for a tile: nothing to read again
     return np.asarray(penalty)
 
@@ -295,25 +300,23 @@ def match(
         s = precomputed
     if penalty is not None:
         s = s + penalty
-    best = np.argmin(s, axis=-1)
+    best = s.argmin(axis=-1)
     d1 = s.min(axis=-1)  # the best's distance
     # The runner-up is the best entry of another code: variants of one code
     # (two board prints) never make a cell unsure.
-    ids = palette.code_ids
-    other = ids[None, :] != ids[best.reshape(-1)][:, None]
-    rival = np.where(other.reshape(*best.shape, -1), s, np.inf)
+    rival = np.where(palette.rivals[best], s, np.inf)
     d2 = rival.min(axis=-1)
     margin = d2 - d1
     # Posterior of the best code under equal priors and Gaussian scatter.
     w = np.exp(-(s**2 - d1[..., None] ** 2) / (2 * th.spread**2))
     posterior = 1.0 - np.where(np.isfinite(rival), w, 0.0).sum(axis=-1) / w.sum(axis=-1)
     half = th.max_distance / 2
-    fit = np.clip((th.max_distance - d1) / max(half, 1e-6), 0.0, 1.0)
+    fit = _clip((th.max_distance - d1) / max(half, 1e-6), 0.0, 1.0)
     confidence = posterior * fit
     # A cell that sits right on its colour may be closer to a rival than
     # min_margin and still be sure: the margin needed grows with the
     # distance to the best, up to min_margin (a black tile on a dark board).
-    needed = np.clip(MARGIN_PER_DISTANCE * d1, MIN_MARGIN_FLOOR, th.min_margin)
+    needed = _clip(MARGIN_PER_DISTANCE * d1, MIN_MARGIN_FLOOR, th.min_margin)
     unsure = (d1 > th.max_distance) | (margin < needed)
     index = np.where(unsure, -1, best)
     return Match(palette, index, best, d1, margin, confidence, s)

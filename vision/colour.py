@@ -74,15 +74,16 @@ def linear_to_lab(linear: np.ndarray) -> np.ndarray:
     [0.9, 0.0, 0.0]
     """
     linear = np.asarray(linear, dtype=np.float64)
-    t = np.dot(linear.reshape(-1, 3), _RGB_TO_T).reshape(linear.shape)
+    # Worked as one list of colours (N, 3), shaped back at the end.
+    t = np.dot(linear.reshape(-1, 3), _RGB_TO_T)
     np.maximum(t, 0.0, out=t)
     f = np.cbrt(t)
     dark = t <= _EPS
-    if dark.any():
+    if np.count_nonzero(dark):  # (cheaper than .any() on a few colours)
         f[dark] = (_KAPPA * t[dark] + 16) / 116
-    lab = np.dot(f.reshape(-1, 3), _F_TO_LAB).reshape(f.shape)
-    lab[..., 0] -= 16
-    return np.asarray(lab)
+    lab = np.dot(f, _F_TO_LAB)
+    lab[:, 0] -= 16
+    return np.asarray(lab.reshape(linear.shape))
 
 
 def lab_to_linear(lab: np.ndarray) -> np.ndarray:

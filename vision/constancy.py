@@ -100,10 +100,11 @@ def _median(a: np.ndarray, axis: int) -> np.ndarray:
     """
     n = a.shape[axis]
     k = n // 2
+    at = (slice(None),) * (axis % a.ndim)  # index along ``axis`` (np.take costs more)
     if n % 2:
-        return np.asarray(np.take(np.partition(a, k, axis=axis), k, axis=axis))
+        return np.asarray(np.partition(a, k, axis=axis)[(*at, k)])
     part = np.partition(a, [k - 1, k], axis=axis)
-    return np.asarray((np.take(part, k - 1, axis=axis) + np.take(part, k, axis=axis)) / 2)
+    return np.asarray((part[(*at, k - 1)] + part[(*at, k)]) / 2)
 
 
 def least_clipped(clip: np.ndarray) -> np.ndarray:
@@ -128,9 +129,9 @@ def _weighted_medians(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     ...     np.array([[1.0, 0.0], [1.0, 1.0], [5.0, 1.0]])).tolist()
     [3.0, 6.0]
     """
-    order = np.argsort(values, axis=0)
+    order = values.argsort(axis=0)
     cols = np.arange(values.shape[1])
-    cum = np.cumsum(weights[order, cols], axis=0)
+    cum = weights[order, cols].cumsum(axis=0)
     i = np.minimum((cum < cum[-1] / 2).sum(axis=0), len(cum) - 1)
     return np.asarray(values[order[i, cols], cols])
 
@@ -159,7 +160,7 @@ def frame_cost(
     th = palette.thresholds
     s = scores_linear(np.asarray(linear), gains[:, None, :], palette.strict, clipped)
     if penalty is not None:
-        s = s + penalty
+        s += penalty  # s is new: added in place
     nearest = s.min(axis=-1)
     if expected is not None and (expected >= 0).any():
         known = np.take_along_axis(s, np.maximum(expected, 0)[None, :, None], axis=-1)[..., 0]
@@ -184,9 +185,9 @@ def _beyond_most(s: np.ndarray, palette: Palette) -> np.ndarray:
     >>> _beyond_most(s, p).tolist()                           # 3 greys too many: 3 * (30/6)^2
     [75.0, 0.0]
     """
-    if not np.isfinite(palette.most).any():
+    if not palette.limited:
         return np.zeros(s.shape[:-2])
-    counts = np.eye(len(palette))[s.argmin(axis=-1)].sum(axis=-2)  # (..., K) cells per colour
+    counts = (s.argmin(axis=-1)[..., None] == np.arange(len(palette))).sum(axis=-2)  # (..., K)
     th = palette.thresholds
     return np.asarray(palette.beyond_most(counts) * (th.max_distance / th.spread) ** 2)
 
@@ -196,7 +197,7 @@ def gain_prior(
 ) -> np.ndarray:
     """Negative log prior of gains (..., 3) given the start: exposure and colour apart."""
     lg = np.log(np.asarray(gains) / start)
-    exposure = lg.mean(axis=-1)
+    exposure = lg.sum(axis=-1) / lg.shape[-1]  # the mean, without np.mean's checks
     colour = lg - exposure[..., None]
     return np.asarray(
         3 * exposure**2 / EXPOSURE_PRIOR**2 + (colour**2).sum(axis=-1) / colour_prior**2
@@ -232,14 +233,15 @@ def balance(
     fine = ~clip.any(axis=1)
     pen = None if penalty is None else np.asarray(penalty).reshape(len(cells), -1)
     g0 = np.ones(3) if start is None else np.asarray(start, dtype=np.float64)
-    anchor = palette.neutral if palette.neutral.any() else np.ones(len(palette), bool)
+    anchor = palette.neutral if np.count_nonzero(palette.neutral) else np.ones(len(palette), bool)
     target = palette.linear
 
     def read(g: np.ndarray) -> Match:
         return match(None, palette, scores_linear(cells, g, palette, clip), pen)
 
     def sure_neutral(m: Match) -> np.ndarray:
-        return np.asarray((m.index >= 0) & anchor[np.maximum(m.index, 0)] & fine)
+        # An unsure cell's index, -1, picks the last entry: masked out.
+        return np.asarray((m.index >= 0) & anchor[m.index] & fine)
 
     def refined(g: np.ndarray, m: Match, steps: int) -> tuple[np.ndarray, Match]:
         for _ in range(steps):
@@ -256,7 +258,10 @@ def balance(
     # Keep the start when the typical cell sits within a few spreads of its
     # colour and an unclipped neutral cell is there to refine from.
     typical = float(_median(np.asarray(m.distance).ravel(), axis=0))
-    searched = not (sure_neutral(m).any() and typical <= START_SPREADS * palette.thresholds.spread)
+    neutral = sure_neutral(m)
+    searched = not (
+        np.count_nonzero(neutral) and typical <= START_SPREADS * palette.thresholds.spread
+    )
     searched = searched or _unexpected(m, exp)
     if searched:
         # Each hypothesis comes from one cell, so it is noisy: refine the few
@@ -277,13 +282,16 @@ def balance(
     # The classic slip: the light changed and the board now sits nearer
     # another grey (an ivory board under a dim lamp looks like a grey
     # tile). Try the greys read as each neutral colour; keep the cheapest.
-    seen = _median(cells[sure_neutral(m)], axis=0)
-    options = np.vstack([g0[None], target[anchor] / np.maximum(seen, _FLOOR)])
-    gains = options[int(np.argmin(frame_cost(cells, palette, options, g0, clip, pen, exp)))]
-    if not np.array_equal(gains, g0):
+    seen = _median(cells[neutral], axis=0)
+    options = np.concatenate([g0[None], target[anchor] / np.maximum(seen, _FLOOR)])
+    gains = options[int(frame_cost(cells, palette, options, g0, clip, pen, exp).argmin())]
+    first = m
+    if not (gains == g0).all():
         m = read(gains)
     gains, m = refined(gains, m, iterations)
-    return Balance(gains, int(sure_neutral(m).sum()), searched, m)
+    if m is not first:  # else the neutral cells found first still hold
+        neutral = sure_neutral(m)
+    return Balance(gains, int(np.count_nonzero(neutral)), searched, m)
 
 
 def _unexpected(m: Match, expected: np.ndarray | None) -> bool:
@@ -314,16 +322,18 @@ def _refine(
     Greys count fully, other colours less (a printing's red is less sure
     than its grey); a clipped channel of a cell says nothing about that
     channel. ``None`` when nothing was read."""
-    sure = m.index >= 0
-    if not sure.any():
+    # The cells read with confidence, by position: three arrays are picked
+    # from, and a boolean mask would be searched each time.
+    sure = np.flatnonzero(m.index >= 0)
+    if not len(sure):
         return None
     k = m.index[sure]
+    seen = cells[sure]
     weight = np.where(anchor[k], 1.0, OTHER_WEIGHT)
-    obs = np.maximum(cells[sure], _FLOOR)
-    ratio = np.log(np.maximum(target[k], _FLOOR) / obs)
+    ratio = np.log(np.maximum(target[k], _FLOOR) / np.maximum(seen, _FLOOR))
     # Nor does a channel at nothing (a highlight taken off a dark tile
     # stops at zero): its ratio is the floor's, not the light's.
-    ok = ~clip[sure] & (cells[sure] > _FLOOR)
+    ok = ~clip[sure] & (seen > _FLOOR)
     if not ok.any(axis=0).all():
         return None
     # The channels a cell says nothing about weigh nothing there.

@@ -45,6 +45,12 @@ GREYISH = 12.0
 SYMBOL_SHAPES = ("X", "O", ".")
 
 
+def _frozen(a: np.ndarray) -> np.ndarray:
+    """``a`` made read-only: a cached array is shared by every caller."""
+    a.setflags(write=False)
+    return a
+
+
 @dataclass(frozen=True)
 class Entry:
     """One palette colour, as written in a palette file."""
@@ -161,6 +167,11 @@ class Palette:
         return np.asarray(np.maximum(0.0, np.asarray(counts) - self.most).sum(axis=-1))
 
     @cached_property
+    def limited(self) -> bool:
+        """Whether any entry has a ``most`` (cells one board can show)."""
+        return bool(np.isfinite(self.most).any())
+
+    @cached_property
     def linear(self) -> np.ndarray:
         """The colours in linear-light RGB (K, 3), as a camera balanced for them shows them."""
         from vision.colour import lab_to_linear
@@ -211,11 +222,26 @@ class Palette:
         own = self.entries_of(cell_code)
         return own or [k for k, s in enumerate(self.symbols) if cell_code in s]
 
-    @property
+    @cached_property
     def code_ids(self) -> np.ndarray:
-        """(K,) int: entries with the same code share an id (variants)."""
+        """(K,) int: entries with the same code share an id (variants).
+        Worked out once (every frame's match asks): read-only."""
         unique = list(dict.fromkeys(self.codes))
-        return np.array([unique.index(c) for c in self.codes])
+        return _frozen(np.array([unique.index(c) for c in self.codes]))
+
+    @cached_property
+    def rivals(self) -> np.ndarray:
+        """(K, K) bool: entry j is of another code than entry i (the
+        runner-up a cell read as i is measured against: variants of one
+        code never make it unsure). Read-only."""
+        ids = self.code_ids
+        return _frozen(ids[:, None] != ids[None, :])
+
+    @cached_property
+    def score_scale(self) -> np.ndarray:
+        """(K,) what each entry's ΔE is multiplied by to become a score: the
+        palette's default spread over the entry's own. Read-only."""
+        return _frozen(self.thresholds.spread / np.maximum(self.spread, 1e-6))
 
     def only(self, keep: np.ndarray | Sequence[bool]) -> Palette:
         """The palette restricted to the entries where ``keep`` is true."""

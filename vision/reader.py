@@ -188,7 +188,7 @@ def read_cells(
         linear = np.where(clipped & (f > 1), linear, linear / f)
     lines: Lines | None = None
     known = None
-    if palette.board.any():
+    if np.count_nonzero(palette.board):
         # Printed grid lines tell an empty cell from a covered one whatever
         # the colours (a black tile on a dark print, a highlight, a board
         # that a change of light made look like a grey tile). Whether the
@@ -337,7 +337,7 @@ def _with_bare(
 ) -> Match:
     """The match again with the bare cells' penalty added (see
     :func:`vision.classify.bare_penalty`), or ``m`` when there is none."""
-    if bare is None or not bare.any():
+    if bare is None or not np.count_nonzero(bare):
         return m
     return match(None, used, s, bare if penalty is None else penalty + bare)
 
@@ -369,7 +369,7 @@ def _doubtful(scores: np.ndarray, palette: Palette) -> bool:
     (``scores`` (rows, cols, K)) that the printed lines could decide it."""
     board = scores[..., palette.board].min(axis=-1)
     tile = scores[..., ~palette.board].min(axis=-1)
-    return bool((np.abs(board - tile) < LINE_PENALTY).any())
+    return bool(np.count_nonzero(np.abs(board - tile) < LINE_PENALTY))
 
 
 def _plus(a: np.ndarray | None, b: np.ndarray | None) -> np.ndarray | None:

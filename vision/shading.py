@@ -66,8 +66,11 @@ def _design(rows: int, cols: int, quadratic: bool) -> np.ndarray:
 def chroma_groups(linear: np.ndarray, link: float = CHROMA_LINK) -> np.ndarray:
     """Single-linkage groups of cells (N, 3) by log-chromaticity: labels (N,)."""
     lg = np.log(np.maximum(linear, _FLOOR))
-    chroma = lg - lg.mean(axis=1, keepdims=True)
-    d = np.abs(chroma[:, None, :] - chroma[None, :, :]).max(axis=-1)
+    chroma = (lg - lg.sum(axis=1, keepdims=True) / lg.shape[1]).T  # (3, N), less the mean
+    # The largest difference over the channels, as channel planes (N, N)
+    # (a reduce over a length-3 axis is numpy's slowest case).
+    apart = np.abs(chroma[:, :, None] - chroma[:, None, :])
+    d = np.maximum(np.maximum(apart[0], apart[1]), apart[2])
     # Connected components of the "closer than link" graph: square the
     # reachability matrix until it stops growing (log2(N) products).
     reach = (d < link).astype(np.float32)
@@ -77,8 +80,30 @@ def chroma_groups(linear: np.ndarray, link: float = CHROMA_LINK) -> np.ndarray:
             break
         reach = grown
     first = reach.argmax(axis=1)  # lowest-numbered member of each cell's component
-    _, dense = np.unique(first, return_inverse=True)
-    return np.asarray(dense)
+    # Numbered 0, 1, ... in the order of those members (np.unique's inverse).
+    leads = np.zeros(len(first), bool)
+    leads[first] = True
+    return np.asarray((np.cumsum(leads) - 1)[first])
+
+
+def _medians(values: np.ndarray, column: np.ndarray, n: int) -> np.ndarray:
+    """The median of ``values`` (N,) in each of ``n`` columns (``column``
+    (N,) says which), 0 where a column has none: what ``np.median`` gives
+    each, with one sort for them all (a call each cost more than the
+    field's whole fit). ``values`` are finite (logs of cells in range).
+
+    >>> _medians(np.array([5.0, 1.0, 2.0, 7.0, 3.0]), np.array([0, 0, 2, 0, 2]), 4).tolist()
+    [5.0, 0.0, 2.5, 0.0]
+    """
+    ranked = values[np.lexsort((values, column))]  # by column, then value
+    counts = np.bincount(column, minlength=n)
+    at = np.flatnonzero(counts)
+    first = (np.cumsum(counts) - counts)[at]
+    low = first + (counts[at] - 1) // 2  # the middle value, or the two middle ones
+    high = first + counts[at] // 2
+    out = np.zeros(n)
+    out[at] = (ranked[low] + ranked[high]) / 2
+    return out
 
 
 def estimate_field(linear: np.ndarray) -> np.ndarray:
@@ -97,11 +122,13 @@ def estimate_field(linear: np.ndarray) -> np.ndarray:
     whole = (cells >= CLIPPED).sum(axis=1) <= 1
     ok = (cells < CLIPPED) & (cells > _FLOOR * 5) & ((sizes[group] >= 2) & whole)[:, None]
     cell_i, chan = np.nonzero(ok)
-    if len(np.unique(cell_i)) < 4:
+    seen = int(np.count_nonzero(ok.any(axis=1)))  # cells with any channel to go by
+    if seen < 4:
         return np.ones((rows, cols))
-    poly = _design(rows, cols, quadratic=len(np.unique(cell_i)) >= QUADRATIC_CELLS)
+    poly = _design(rows, cols, quadratic=seen >= QUADRATIC_CELLS)
+    column = group[cell_i] * 3 + chan  # each observation's group and channel
     level = np.zeros((len(cell_i), n_g * 3))
-    level[np.arange(len(cell_i)), group[cell_i] * 3 + chan] = 1.0
+    level[np.arange(len(cell_i)), column] = 1.0
     a = np.hstack([level, poly[cell_i]])
     b = np.log(cells[cell_i, chan])
     # Start from a flat field (each group at its median level), not from a
@@ -111,17 +138,14 @@ def estimate_field(linear: np.ndarray) -> np.ndarray:
     # a lamp's falloff (a smooth factor of two or so) is kept from the
     # start, a highlight (far brighter) never gets a say, and other
     # materials sharing a chromaticity drop out as the fit settles.
-    column = group[cell_i] * 3 + chan
-    start = np.zeros(n_g * 3)
-    for j in np.unique(column):
-        start[j] = np.median(b[column == j])
+    start = _medians(b, column, n_g * 3)
     coef = np.concatenate([start, np.zeros(a.shape[1] - n_g * 3)])
     ridge = 1e-9 * np.eye(a.shape[1])  # keeps the normal equations solvable
     for cut in CUTOFFS:
         signed = b - a @ coef
         # A highlight only ever adds light: brighter than the field counts more.
         resid = np.where(signed > 0, signed * BRIGHTER, -signed)
-        w = np.clip(1 - (resid / cut) ** 2, 0.0, None) ** 2
+        w = np.maximum(1 - (resid / cut) ** 2, 0.0) ** 2  # (np.clip's checks cost more)
         if w.sum() < a.shape[1]:
             break  # too few cells agree with any field: keep the last one
         aw = a * w[:, None]
