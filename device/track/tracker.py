@@ -843,7 +843,9 @@ class BoardTracker:
         exists: the refusal stands.
 
         Every joined set of cells that grows the new ones to a piece's size
-        over believed-empty cells is tried: a few dozen at most."""
+        over believed-empty cells is tried: at most the 76 placements of a
+        tetromino over one cell (19 fixed shapes, 4 cells each), and only
+        for a refusal."""
         assert self.known is not None
         empty = self.referee.empty
         rows = list(outcome.rows)
