@@ -31,7 +31,12 @@ def _normalise(cells: Iterable[Cell]) -> frozenset[Cell]:
     return frozenset((r - r0, c - c0) for r, c in cells)
 
 
-def _is_connected(cells: frozenset[Cell]) -> bool:
+def is_connected(cells: frozenset[Cell]) -> bool:
+    """Whether ``cells`` (at least one) are joined side by side into one group.
+
+    >>> is_connected(frozenset({(0, 0), (0, 1), (1, 1)})), is_connected(frozenset({(0, 0), (1, 1)}))
+    (True, False)
+    """
     start = next(iter(cells))
     seen = {start}
     todo = [start]
@@ -52,7 +57,7 @@ class Shape:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "cells", _normalise(self.cells))
-        if not _is_connected(self.cells):
+        if not is_connected(self.cells):
             raise ValueError("a shape's cells must be joined by edges")
 
     @classmethod

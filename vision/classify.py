@@ -173,7 +173,7 @@ def print_penalty(printed: np.ndarray | None, palette: Palette) -> np.ndarray | 
     colours that never carry print (``plain``); ``None`` when nothing applies."""
     if printed is None or not np.count_nonzero(palette.plain):
         return None
-    ramp = _clip((np.asarray(printed) - PRINT_MIN) / (PRINT_FULL - PRINT_MIN), 0.0, 1.0)
+    ramp = _ramp(printed, PRINT_MIN, PRINT_FULL)
     return np.asarray(ramp[..., None] * PRINT_PENALTY * palette.plain)
 
 
@@ -240,7 +240,7 @@ def _clip(x: np.ndarray, low: float, high: float) -> np.ndarray:
 
 def _ramp(x: np.ndarray, start: float, full: float) -> np.ndarray:
     """0 at ``start``, 1 at ``full`` (either direction), clipped."""
-    return np.asarray(np.clip((np.asarray(x) - start) / (full - start), 0.0, 1.0))
+    return _clip((np.asarray(x) - start) / (full - start), 0.0, 1.0)
 
 
 def bare_penalty(

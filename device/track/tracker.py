@@ -40,6 +40,7 @@ from device.track.rules import NotNow, Referee, Step, new_cells, with_cells
 from device.track.vote import CANDIDATE_MARGINS, Observation
 from engine.errors import ActionError
 from engine.regions import regions
+from engine.shapes import is_connected
 from engine.verdict import Verdict
 from vision.classify import SENSOR_BLACK_L
 
@@ -52,22 +53,6 @@ def _beside(cell: Cell) -> tuple[Cell, ...]:
     """The four cells sharing a side with ``cell`` (some may be off the board)."""
     r, c = cell
     return ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1))
-
-
-def _joined(cells: frozenset[Cell]) -> bool:
-    """Whether ``cells`` (at least one) are joined side by side into one group.
-
-    >>> _joined(frozenset({(0, 0), (0, 1), (1, 1)})), _joined(frozenset({(0, 0), (1, 1)}))
-    (True, False)
-    """
-    start = next(iter(cells))
-    seen, todo = {start}, [start]
-    while todo:
-        for near in _beside(todo.pop()):
-            if near in cells and near not in seen:
-                seen.add(near)
-                todo.append(near)
-    return len(seen) == len(cells)
 
 
 Event = dict[str, Any]
@@ -851,7 +836,7 @@ class BoardTracker:
         rows = list(outcome.rows)
         fresh = frozenset(new_cells(self.known, rows, empty))
         size = self.referee.piece_cells
-        if not fresh or len(fresh) >= size or not _joined(fresh):
+        if not fresh or len(fresh) >= size or not is_connected(fresh):
             return {}
         n_rows, n_cols = len(rows), len(rows[0])
         grown = {fresh}
