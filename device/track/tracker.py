@@ -682,9 +682,12 @@ class BoardTracker:
         """The new cells of ``rows`` that the reader reads closely (within
         a palette margin) as another tile, each with the code read, then the
         code ``rows`` gives it (simulated BITS 616: a blue half read 0.7 ΔE
-        from blue and 25 from the card's purple was the wrong tile). A cell
-        that fits its own code loosely too is a slip of the light, not a
-        question; so is one that fits neither (both beyond the palette's
+        from blue and 25 from the card's purple was the wrong tile), or
+        that the reader is sure of (asked only when the reading beats the
+        game's by :data:`ASK_LEAD`: simulated BITS 1663, a purple half read
+        sure, 7.3 ΔE from purple and 22.7 from the card's blue, was passed
+        as blue). An unsure cell that fits its own code loosely too is a
+        slip of the light, not a question; so is one that fits neither (both beyond the palette's
         ``max_distance``: simulated BITS 205, a second grey tile read 43 ΔE
         from grey and 55 from the card's purple, taken for the card's)."""
         assert self.known is not None
@@ -696,7 +699,7 @@ class BoardTracker:
                 continue
             fit = obs.distance[r, c, obs.alphabet.index(read)]
             lost = min(fit, obs.distance_of((r, c), rows[r][c])) > obs.max_distance
-            if fit <= obs.min_margin or lost:
+            if obs.sure[r, c] or fit <= obs.min_margin or lost:
                 out[(r, c)] = (read, rows[r][c])
         return out
 
@@ -1116,6 +1119,23 @@ class BoardTracker:
                     return self._act(self._outcome(drop), obs.lab, t, settled=False)
                 return self._ask_which(board, unsure, boards, obs, t)
             clear = sure if sure is not None else self._clear_of_doubts(board, unsure)
+            if (
+                clear is not None
+                and clear.kind == "illegal"
+                and t >= self.doubt_colours_until
+                and self._one_clear_piece(clear, obs, far=False)
+                and not self._one_clear_piece(clear, obs)
+            ):
+                # One whole piece read sure against the rules, near the
+                # print's colour, and the light has not just changed (so it
+                # is not the print under a new lamp): a black tile on the
+                # dark print, seen after a knock (simulated BITS 1661: a
+                # black double in mid-air, 0.6 ΔE from black and 6.7 from
+                # the print, set aside, then taken away unjudged). Ask.
+                log.info("board %s: a piece against the rules near the print's colour", self.board)
+                cells = new_cells(self.known or [], list(clear.rows), self.referee.empty)
+                asked = {c: (board[c[0]][c[1]], self.referee.empty) for c in cells}
+                return self._ask(board, asked, [], obs, t)
             if clear is None or clear.kind != "illegal" or not self._one_clear_piece(clear, obs):
                 log.info("board %s: unclear look after a change of view or light", self.board)
                 self._set_aside(board, unsure)
@@ -1555,13 +1575,14 @@ class BoardTracker:
             return None
         return self._outcome(board)
 
-    def _one_clear_piece(self, outcome: Outcome, obs: Observation) -> bool:
+    def _one_clear_piece(self, outcome: Outcome, obs: Observation, far: bool = True) -> bool:
         """Whether the cells ``outcome`` adds to the game's board are one
         whole piece (edge-connected, as many cells as a piece covers), each
         read sure where the tracker believed the board empty (not a cell set
         aside: an old round's tile), and each farther from the print's
         colour than any colour that fits (not the dark print under a lamp
-        taken for a black tile: simulated BITS games 21, 33, 314)."""
+        taken for a black tile: simulated BITS games 21, 33, 314; not
+        asked when ``far`` is False)."""
         assert self.known is not None
         empty = self.referee.empty
         cells = new_cells(self.known, list(outcome.rows), empty)
@@ -1570,7 +1591,7 @@ class BoardTracker:
         return all(
             obs.sure[cell]
             and self._believed_empty(cell)
-            and obs.distance_of(cell, empty) > obs.max_distance
+            and (not far or obs.distance_of(cell, empty) > obs.max_distance)
             for cell in cells
         )
 

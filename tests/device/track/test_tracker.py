@@ -373,6 +373,19 @@ def test_a_close_fit_to_another_colour_than_the_cards_is_asked_about(table):
     assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
+def test_a_sure_read_of_another_colour_well_ahead_of_the_cards_is_asked_about(table):
+    # The reader is sure the half is another colour (7.3 ΔE from it) and the
+    # card's lies 22.7 away: within the palette's reach, but 15 ΔE behind,
+    # too far for a slip of the light when the reader is sure (simulated
+    # BITS 1663: a purple and black tile for the card's blue and black
+    # passed as the card's). The players are asked, the colour read first.
+    tile, events = _second_half_slip(table, read=7.3, card=22.7)
+    wrong = next(c for c in "RYBPK" if c != tile[0])
+    assert [e["type"] for e in events] == ["unsure"]
+    assert events[0]["candidates"] == [[wrong, tile[1]]]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
 def test_a_half_that_fits_even_its_best_colour_poorly_is_asked_about(table):
     # One half reads as another colour, but 26 ΔE from it (of the palette's
     # 30) and far from every other: a lamp's reflection on a black tile looks
@@ -765,12 +778,29 @@ def test_a_wrong_tile_seen_clearly_beside_a_doubtful_empty_cell_is_not_let_pass(
 
 
 def test_a_wrong_tile_near_the_prints_colour_after_a_knock_is_not_refused(table):
-    # The same look, but the tile's cells lie within reach of the print's
-    # colour (ΔE 20): the dark print under a lamp read as a black tile as
-    # likely as a tile. Set aside, not refused.
+    # The same look, just as a lamp came on, and the tile's cells lie
+    # within reach of the print's colour (ΔE 20): the dark print under the
+    # lamp read as a black tile as likely as a tile. Set aside, not refused.
     tracker, _, knocked = _wrong_tile_knocked(table)
-    assert tracker.observe(_print_like(observe(knocked), [(5, 0), (5, 1)]), changed=None) == []
+    assert _look_under_a_new_lamp(tracker, _print_like(observe(knocked), [(5, 0), (5, 1)])) == []
     assert tracker.stale == {(5, 0), (5, 1)}
+
+
+def test_a_wrong_tile_near_the_prints_colour_after_a_knock_under_the_same_light_is_asked(table):
+    # After a knock with no change of light, one whole tile reads sure where
+    # the board was empty, but 6.7 ΔE from the print (a black double on the
+    # dark print, 0.6 from black: simulated BITS 1661, set aside, then taken
+    # away unjudged). No lamp explains it, so it is asked; the players say
+    # it is a tile, and the rules refuse it.
+    tracker, _, knocked = _wrong_tile_knocked(table)
+    obs = observe(knocked)
+    for c in (0, 1):
+        obs.distance[5, c, BITS.index(".")] = 6.7
+    events = tracker.observe(obs, changed=None)
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[5, 0], [5, 1]])]
+    assert all("." in options for options in events[0]["candidates"])
+    done = tracker.confirm(events[0]["alert"], [knocked[5][0], knocked[5][1]])
+    assert [(e["type"], e["reason"]) for e in done] == [("illegal", "wrong_tile")]
 
 
 def test_a_wrong_black_tile_on_the_black_print_is_asked_about_not_let_pass(table):
@@ -1045,6 +1075,15 @@ def test_a_dismissed_refusal_of_a_tile_still_there_keeps_it(table):
     assert all(e["type"] != "placed" for e in events)
 
 
+def _look_under_a_new_lamp(tracker: BoardTracker, obs: Observation) -> list:
+    """The tracker's careful look at ``obs`` (no sign of change: the camera
+    was knocked) just after a lamp came on; the moment of doubt then passes."""
+    tracker.doubt_colours_until = float("inf")
+    events = tracker.observe(obs, changed=None)
+    tracker.doubt_colours_until = float("-inf")
+    return events
+
+
 def _print_like(obs: Observation, cells: list[tuple[int, int]]) -> Observation:
     """``obs`` with ``cells`` read near the print's colour too (ΔE 20): what
     a careful look makes of the dark print under a lamp, taken for a tile."""
@@ -1062,7 +1101,7 @@ def _set_aside_bottom_right(table: Table) -> tuple[BoardTracker, str, str, list[
     tile = start_tile(table)
     wrong = next(c for c in "RYBPK" if c not in tile)
     knocked = [*EMPTY6[:5], "...." + wrong + wrong]
-    assert tracker.observe(_print_like(observe(knocked), [(5, 4), (5, 5)]), changed=None) == []
+    assert _look_under_a_new_lamp(tracker, _print_like(observe(knocked), [(5, 4), (5, 5)])) == []
     assert tracker.stale == {(5, 4), (5, 5)}
     return tracker, tile, wrong, knocked
 
@@ -1094,7 +1133,7 @@ def test_half_a_tile_beside_a_cell_set_aside_is_the_whole_tile(table):
     tile = start_tile(table)
     wrong = next(c for c in "RYBPK" if c not in tile)
     knocked = [*EMPTY6[:5], "...." + tile[1] + wrong]
-    assert tracker.observe(_print_like(observe(knocked), [(5, 4), (5, 5)]), changed=None) == []
+    assert _look_under_a_new_lamp(tracker, _print_like(observe(knocked), [(5, 4), (5, 5)])) == []
     assert tracker.stale == {(5, 4), (5, 5)}
     dropped = [*EMPTY6[:5], "..." + tile + wrong]
     events = tracker.observe(observe(dropped), changed=_mask(dropped, knocked))
@@ -1208,7 +1247,7 @@ def test_an_unsure_look_at_a_cell_set_aside_keeps_it_set_aside(table):
     tile = start_tile(table)
     wrong = next(c for c in "RYBPK" if c not in tile)
     knocked = [*EMPTY6[:3], "...." + wrong + ".", "...." + wrong + ".", "......"]
-    assert tracker.observe(_print_like(observe(knocked), [(3, 4), (4, 4)]), changed=None) == []
+    assert _look_under_a_new_lamp(tracker, _print_like(observe(knocked), [(3, 4), (4, 4)])) == []
     assert tracker.stale == {(3, 4), (4, 4)}
     lamp = [*EMPTY6[:3], "...." + wrong + ".", "......", "......"]
     assert tracker.observe(observe(lamp, unsure={(4, 4): "." + tile[0]}), changed=None) == []
@@ -1253,7 +1292,7 @@ def test_the_cards_tile_put_down_onto_a_cell_set_aside_with_its_colour_is_placed
     tile = start_tile(table)
     wrong = next(c for c in "RYBPK" if c not in tile)
     knocked = [*EMPTY6[:5], tile[1] + wrong + "...."]
-    assert tracker.observe(_print_like(observe(knocked), [(5, 0), (5, 1)]), changed=None) == []
+    assert _look_under_a_new_lamp(tracker, _print_like(observe(knocked), [(5, 0), (5, 1)])) == []
     assert tracker.stale == {(5, 0), (5, 1)}
     standing = [*EMPTY6[:4], tile[0] + ".....", tile[1] + wrong + "...."]
     obs = observe(standing, unsure={(4, 0): tile[0] + ".", (5, 0): tile[1] + "."})
