@@ -511,6 +511,9 @@ class BoardTracker:
             blind = self._decided_in_the_dark(ranked[:2], gain, obs) if ranked[1:] else {}
             if blind:
                 return blind  # which way round, or where: the players say
+            prior = self._decided_by_odds(ranked)
+            if prior:
+                return prior  # the card's tile or the neutral one: the players say
             if reading < lead - ASK_LEAD:
                 differ = self._differ(rows, obs)
                 if differ:
@@ -608,6 +611,29 @@ class BoardTracker:
             return {}
         cells = set(new_cells(self.known, rows, empty)) | set(new_cells(self.known, runner, empty))
         return {(r, c): tuple(dict.fromkeys((rows[r][c], runner[r][c]))) for r, c in sorted(cells)}
+
+    def _decided_by_odds(
+        self, ranked: list[tuple[float, float, list[str]]]
+    ) -> dict[Cell, tuple[str, ...]]:
+        """The cells of the lead of ``ranked`` (the rules' weighing: cost,
+        odds, rows) with its codes and those of the best other placement on
+        the same cells, when only the odds (how unexpected each is) put the
+        lead :data:`TIE_LEAD` ahead of it: the colours read say nothing of
+        which tile it is, and a guess from the odds is a false verdict
+        whenever a player laid the unexpected one (simulated BITS 1671: the
+        neutral tile under a lamp's core, every colour 13 to 17 ΔE off,
+        recorded as the card's red double). Empty otherwise."""
+        assert self.known is not None
+        empty = self.referee.empty
+        lead, lead_odds, rows = ranked[0]
+        cells = set(new_cells(self.known, rows, empty))
+        for cost, odds, other in ranked[1:]:
+            if set(new_cells(self.known, other, empty)) != cells:
+                continue
+            if odds <= lead_odds or (cost - odds) - (lead - lead_odds) >= TIE_LEAD:
+                return {}
+            return {(r, c): (rows[r][c], other[r][c]) for r, c in sorted(cells)}
+        return {}
 
     @staticmethod
     def _read_there(drop: dict[Cell, str], obs: Observation) -> bool:
@@ -709,8 +735,11 @@ class BoardTracker:
         instead when the reader does not tell it from the card's tile: a new
         cell read first as another tile's colour, or as near (within a
         palette margin) one of the card's colours as the code ``rows`` gives
-        it. Each new cell is asked about, with that code, the card's and the
-        code read; ``{}`` when the reading is clear. The game's expectation
+        it, or read unsure (simulated BITS 1671: a black double under a
+        lamp's glare, one half torn between grey and the print, the other
+        between the print and grey, settled as the neutral tile). Each new
+        cell is asked about, with that code, the card's and the code read;
+        ``{}`` when the reading is clear. The game's expectation
         settles ties for the card's tile, never for the tile a player lays
         by choice (simulated BITS 1418: a black double under the lamp's
         highlight, its upper half read grey, the lower one as near black as
@@ -724,6 +753,7 @@ class BoardTracker:
         card = [code for code in self.referee.likely_codes(cells) if code not in codes]
         doubt = any(
             str(obs.codes[cell]) not in (empty, rows[cell[0]][cell[1]])
+            or not obs.sure[cell]
             or any(
                 obs.distance_of(cell, code) - obs.distance_of(cell, rows[cell[0]][cell[1]])
                 <= obs.min_margin
@@ -1180,6 +1210,11 @@ class BoardTracker:
         if settled is not None and not self._only_hinted_far(settled, obs):
             if self._alike_left_empty(settled, unsure, obs, changed):
                 return self._ask(board, unsure, combos, obs, t)
+            # The only legal reading of torn cells is a tile laid by choice
+            # (the neutral one): the card's tile under a glare as likely.
+            doubt = self._doubted_unexpected(list(settled.rows), obs)
+            if doubt and self._unexpected(settled):
+                return self._ask(board, doubt, [], obs, t)
             return self._act(settled, obs.lab, t, settled=True)
         maybe_nothing = any(o.kind == "rest" for _, o in combos)
         if (

@@ -1656,6 +1656,77 @@ def test_a_grey_half_read_as_near_the_cards_colour_is_asked_about_not_the_neutra
     assert [(e["type"], e.get("codes")) for e in done] == [("placed", card)]
 
 
+def test_a_tile_torn_between_grey_and_the_print_is_asked_about_not_the_neutral_tile(table):
+    # Simulated BITS 1671: the card's black double under a lamp's glare,
+    # one half read grey first with the print close behind, the other the
+    # print first, grey close behind; black far off on both. Grey led the
+    # rules, but a tile laid by choice is recorded only when read surely.
+    tracker = bits(table)
+    first = _bottom_left(start_tile(table))
+    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
+    card = table.game.view()["card"]
+    assert card and "N" not in card
+    seen = [*EMPTY6[:5], first[5][:4] + "N."]
+    laid = [*EMPTY6[:5], first[5][:4] + "NN"]
+    obs = observe(seen, unsure={(5, 4): "N.", (5, 5): ".N"})
+    events = tracker.observe(obs, changed=_mask(laid, first))
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[5, 4], [5, 5]])]
+    assert all(card[k] in events[0]["candidates"][k] for k in (0, 1))
+    done = tracker.confirm(events[0]["alert"], list(card))
+    assert [(e["type"], e.get("codes")) for e in done] == [("placed", card)]
+
+
+def test_the_cards_tile_or_the_neutral_one_read_alike_is_asked_not_guessed(table):
+    # Simulated BITS 1671: the neutral tile laid under a lamp's core, where
+    # every colour reads 13 to 18 ΔE off (the print, the card's colour,
+    # grey, black). The colours favour the card's tile by 3 ΔE; only how
+    # rarely a player lays the neutral tile puts it further ahead. That is
+    # no reading: the players are asked, both tiles offered, and the
+    # neutral tile they name is recorded.
+    tracker = bits(table)
+    first = _bottom_left(start_tile(table))
+    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
+    card = table.game.view()["card"]
+    assert card and "N" not in card
+    laid = [*EMPTY6[:5], first[5][:4] + "NN"]
+    obs = observe(laid[:5] + [first[5]], unsure={(5, 4): ".N", (5, 5): ".N"})
+    for c, (empty, colour, grey, black) in (
+        (4, (13.3, 16.2, 17.1, 17.3)),
+        (5, (10.4, 16.4, 18.3, 21.5)),
+    ):
+        for code, d in ((".", empty), (card[c - 4], colour), ("N", grey), ("K", black)):
+            obs.distance[5, c, BITS.index(code)] = d
+    events = tracker.observe(obs, changed=_mask(laid, first))
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[5, 4], [5, 5]])]
+    for k in (0, 1):
+        assert {card[k], "N"} <= set(events[0]["candidates"][k])
+    done = tracker.confirm(events[0]["alert"], ["N", "N"])
+    assert [(e["type"], e.get("codes")) for e in done] == [("placed", "NN")]
+
+
+def test_a_tile_torn_between_grey_and_the_print_too_faint_for_the_rules_is_asked_about(table):
+    # The same black double under the glare as the reader saw it (simulated
+    # BITS 1671): one half grey 12.9 ΔE, the print 14.5; the other the print
+    # 5.0, grey 18.6; the card's colour 36 and 61 off. Too little for the
+    # rules to call it a placement at all, so the look is read: the neutral
+    # tile is its only legal reading, but not one read surely. Asked.
+    tracker = bits(table)
+    first = _bottom_left(start_tile(table))
+    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
+    card = table.game.view()["card"]
+    assert card and "N" not in card
+    seen = [*EMPTY6[:5], first[5][:4] + "N."]
+    laid = [*EMPTY6[:5], first[5][:4] + "NN"]
+    obs = observe(seen, unsure={(5, 4): "N.", (5, 5): ".N"})
+    for c, (grey, empty, colour) in ((4, (12.9, 14.5, 35.9)), (5, (18.6, 5.0, 61.3))):
+        for code, d in (("N", grey), (".", empty), (card[c - 4], colour)):
+            obs.distance[5, c, BITS.index(code)] = d
+    events = tracker.observe(obs, changed=_mask(laid, first))
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[5, 4], [5, 5]])]
+    assert all(card[k] in events[0]["candidates"][k] for k in (0, 1))
+    assert table.game.view()["players"][0]["board"] == first
+
+
 def test_a_grey_tile_read_clearly_is_the_neutral_tile(table):
     # The card's colours far behind grey on both halves: the neutral tile
     # is what was put down, recorded without a question.
