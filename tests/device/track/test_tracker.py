@@ -1689,7 +1689,7 @@ def test_the_cards_tile_or_the_neutral_one_read_alike_is_asked_not_guessed(table
     card = table.game.view()["card"]
     assert card and "N" not in card
     laid = [*EMPTY6[:5], first[5][:4] + "NN"]
-    obs = observe(laid[:5] + [first[5]], unsure={(5, 4): ".N", (5, 5): ".N"})
+    obs = observe(first, unsure={(5, 4): ".N", (5, 5): ".N"})
     for c, (empty, colour, grey, black) in (
         (4, (13.3, 16.2, 17.1, 17.3)),
         (5, (10.4, 16.4, 18.3, 21.5)),
