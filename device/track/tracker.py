@@ -1164,8 +1164,10 @@ class BoardTracker:
                 # the print, set aside, then taken away unjudged). Ask.
                 log.info("board %s: a piece against the rules near the print's colour", self.board)
                 cells = new_cells(self.known or [], list(clear.rows), self.referee.empty)
-                asked = {c: (board[c[0]][c[1]], self.referee.empty) for c in cells}
-                return self._ask(board, asked, [], obs, t)
+                tile_or_print: dict[Cell, tuple[str, ...]] = {
+                    c: (board[c[0]][c[1]], self.referee.empty) for c in cells
+                }
+                return self._ask(board, tile_or_print, [], obs, t)
             if clear is None or clear.kind != "illegal" or not self._one_clear_piece(clear, obs):
                 log.info("board %s: unclear look after a change of view or light", self.board)
                 self._set_aside(board, unsure)
