@@ -114,9 +114,7 @@ def read_photo(
         # game's colours, and no less surely, is the board.
         for other in beside(image, grid):
             there = _read_at(image, other, palette, gains, fit_palette, steps)
-            if _doubts(there.reading, palette) <= _doubts(out.reading, palette) and (
-                BESIDE_CLEARLY * _misfit(there.reading) < _misfit(out.reading)
-            ):
+            if _better_beside(there.reading, out.reading, palette):
                 out = there
     return out
 
@@ -170,6 +168,20 @@ def _read_at(
         if len(refit.unsure()) < len(reading.unsure()):
             reading = refit
     return PhotoReading(grid, rectified, px, reading)
+
+
+def _better_beside(there: Reading, here: Reading, palette: Palette) -> bool:
+    """Whether the reading of a grid one cell off (``there``) is the board
+    rather than ``here``: its cells fit the palette clearly better
+    (:data:`BESIDE_CLEARLY`) with no more doubts, or no worse with fewer
+    doubts (simulated BITS 3164 with a profile: the ramp's rail read as a
+    row of black and two unsure cells, 5.0 ΔE off on average; the true
+    grid 4.1, every cell sure)."""
+    doubts, ours = _doubts(there, palette), _doubts(here, palette)
+    misfit, our_misfit = _misfit(there), _misfit(here)
+    if doubts < ours and misfit <= our_misfit:
+        return True
+    return doubts <= ours and BESIDE_CLEARLY * misfit < our_misfit
 
 
 def _misfit(reading: Reading) -> float:

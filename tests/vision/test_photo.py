@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from calibration.palette import load_palette
+from device.evals.read import still_frames
 from tests.vision.synth import Light, render_board
 from vision.photo import _doubts, read_photo
 from vision.reader import read_cells
@@ -46,6 +47,21 @@ def test_a_grid_a_row_off_reads_the_rail_and_loses_to_the_true_one():
     # rules settle it (tilewatch read does both; the evaluation reads it right).
     assert wrong.sum() <= 1, "\n".join("".join(r) for r in seen.codes)
     assert set(seen.codes[wrong].tolist()) <= {"?"}
+
+
+def test_with_a_profile_the_true_grid_beside_wins_on_fewer_doubts_and_no_worse_fit():
+    # The same table read with a profile made in daylight (as the calibrated
+    # evaluation makes it): the profile's colours fit the rail's row of
+    # "black" nearly as well as the true cells (5.0 against 4.1 ΔE), not
+    # 1.5 times worse, but that row holds unsure cells and the true grid
+    # none. Fewer doubts at no worse a fit is the board.
+    from device.evals.read import calibrate_on, sim_board
+
+    profile = calibrate_on("bits", 3164, BITS)
+    assert profile is not None
+    frame = next(still_frames("bits", 3164, 1))
+    board = sim_board("bits", 3164, frame, profile.palette, profile)
+    assert board.found and board.wrong == [], board.wrong
 
 
 def test_cells_beyond_what_one_board_can_show_are_doubts():
