@@ -761,6 +761,10 @@ class BoardTracker:
             )
             for cell in cells
         )
+        # ... or a cell that fits even that code poorly (simulated BITS 1701:
+        # the card's red double under a lamp, 22 and 28 ΔE from grey, every
+        # other colour 38 or more: a colour washed out, not grey).
+        doubt = doubt or self._poorly_read(Outcome("legal", tuple(rows)), obs)
         if not doubt or not card:
             return {}
         return {

@@ -1727,6 +1727,29 @@ def test_a_tile_torn_between_grey_and_the_print_too_faint_for_the_rules_is_asked
     assert table.game.view()["players"][0]["board"] == first
 
 
+def test_a_washed_out_colour_read_grey_only_loosely_is_asked_about_not_the_neutral_tile(table):
+    # Simulated BITS 1701: the card's red double under a lamp, both halves
+    # read surely grey but 28 and 22 ΔE from it (half the palette's reach
+    # and more), yellow 38 off, the card's red 47 and 53. A tile laid by
+    # choice is not recorded on so loose a fit: the players are asked.
+    tracker = bits(table)
+    first = _bottom_left(start_tile(table))
+    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
+    card = table.game.view()["card"]
+    assert card and "N" not in card
+    laid = [*EMPTY6[:5], first[5][:4] + "NN"]
+    obs = observe(laid)
+    for c, (grey, colour) in ((4, (27.6, 47.1)), (5, (22.4, 52.6))):
+        obs.distance[5, c] = 53.5  # the print and every other colour far off
+        obs.distance[5, c, BITS.index("N")] = grey
+        obs.distance[5, c, BITS.index(card[c - 4])] = colour
+    events = tracker.observe(obs, changed=_mask(laid, first))
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[5, 4], [5, 5]])]
+    assert all(card[k] in events[0]["candidates"][k] for k in (0, 1))
+    done = tracker.confirm(events[0]["alert"], list(card))
+    assert [(e["type"], e.get("codes")) for e in done] == [("placed", card)]
+
+
 def test_a_grey_tile_read_clearly_is_the_neutral_tile(table):
     # The card's colours far behind grey on both halves: the neutral tile
     # is what was put down, recorded without a question.
