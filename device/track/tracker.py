@@ -705,15 +705,15 @@ class BoardTracker:
         return out
 
     def _differ(self, rows: list[str], obs: Observation) -> dict[Cell, tuple[str, ...]]:
-        """The new cells of ``rows`` that the reader reads closely (within
-        a palette margin) as another tile, each with the code read, then the
-        code ``rows`` gives it (simulated BITS 616: a blue half read 0.7 ΔE
-        from blue and 25 from the card's purple was the wrong tile), or
-        that the reader is sure of (asked only when the reading beats the
-        game's by :data:`ASK_LEAD`: simulated BITS 1663, a purple half read
-        sure, 7.3 ΔE from purple and 22.7 from the card's blue, was passed
-        as blue). An unsure cell that fits its own code loosely too is a
-        slip of the light, not a question; so is one that fits neither (both beyond the palette's
+        """The new cells of ``rows`` that the reader reads as another tile,
+        closely (within a palette margin: simulated BITS 616, a blue half
+        read 0.7 ΔE from blue and 25 from the card's purple was the wrong
+        tile) or surely (simulated BITS 1663: a purple half read sure, 7.3
+        ΔE from purple and 22.7 from the card's blue, passed as blue), each
+        with the code read, then the code ``rows`` gives it. Called only
+        when the reading beats the game's by :data:`ASK_LEAD`. An unsure
+        cell that fits its own code loosely too is a slip of the light, not
+        a question; so is one that fits neither (both beyond the palette's
         ``max_distance``: simulated BITS 205, a second grey tile read 43 ΔE
         from grey and 55 from the card's purple, taken for the card's)."""
         assert self.known is not None
@@ -737,7 +737,10 @@ class BoardTracker:
         palette margin) one of the card's colours as the code ``rows`` gives
         it, or read unsure (simulated BITS 1671: a black double under a
         lamp's glare, one half torn between grey and the print, the other
-        between the print and grey, settled as the neutral tile). Each new
+        between the print and grey, settled as the neutral tile), or that
+        fits even its best code poorly (:meth:`_poorly_read`; simulated BITS
+        1701: the card's red double under a lamp, 22 and 28 ΔE from grey,
+        every other colour 38 or more: a colour washed out). Each new
         cell is asked about, with that code, the card's and the code read;
         ``{}`` when the reading is clear. The game's expectation
         settles ties for the card's tile, never for the tile a player lays
@@ -761,9 +764,6 @@ class BoardTracker:
             )
             for cell in cells
         )
-        # ... or a cell that fits even that code poorly (simulated BITS 1701:
-        # the card's red double under a lamp, 22 and 28 ΔE from grey, every
-        # other colour 38 or more: a colour washed out, not grey).
         doubt = doubt or self._poorly_read(Outcome("legal", tuple(rows)), obs)
         if not doubt or not card:
             return {}
@@ -1622,8 +1622,8 @@ class BoardTracker:
         read sure where the tracker believed the board empty (not a cell set
         aside: an old round's tile), and each farther from the print's
         colour than any colour that fits (not the dark print under a lamp
-        taken for a black tile: simulated BITS games 21, 33, 314; not
-        asked when ``far`` is False)."""
+        taken for a black tile: simulated BITS games 21, 33, 314; with
+        ``far`` False, that last test is left out)."""
         assert self.known is not None
         empty = self.referee.empty
         cells = new_cells(self.known, list(outcome.rows), empty)
