@@ -73,6 +73,11 @@ Event = dict[str, Any]
 # A corrected board that matches the ramp only turned, by this many more cells
 # than as it is: the way up was wrong.
 TURN_CELLS = 3
+# ... while the look differs from it, so turned, in at most this many cells:
+# the tile just put down (two) and two misread ones (simulated BITS 1738:
+# a cell of the ramp's edge read grey; with the new tile, three cells off,
+# and the way up, wrong from the first tile, stayed wrong all game).
+TURN_SLACK = 4
 # Moving frames kept while which way up is open (the first tile's way in).
 MOTION_FRAMES = 60
 # The locator's quality (share of grid lines seen) a grid found elsewhere
@@ -697,7 +702,7 @@ class BoardWatch:
         covered = obs.codes != "."
         agree = [int(np.count_nonzero(np.rot90(covered, k) == held)) for k in range(4)]
         best = int(np.argmax(agree))
-        if best and agree[best] >= held.size - 2 and agree[best] >= agree[0] + TURN_CELLS:
+        if best and agree[best] >= held.size - TURN_SLACK and agree[best] >= agree[0] + TURN_CELLS:
             log.info("board %s: the game's board lies turned %d: turning", self.board, best)
             return best
         return 0

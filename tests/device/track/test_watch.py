@@ -47,6 +47,20 @@ def test_a_corrected_board_that_matches_only_turned_turns_the_ramp(table):
     assert watch._game_turn(observe(standing)) == 0
 
 
+def test_a_corrected_board_matches_turned_beside_the_next_tile_and_a_misread_cell(table):
+    # Simulated BITS 1738: the corrected game has the first tile standing
+    # in column 0; the next look shows it lying, a quarter off, with the
+    # next tile just put down (two cells the game does not hold yet) and a
+    # cell of the ramp's edge read grey. Three cells off even turned, and
+    # the way up must still be put right, or every verdict after is wrong.
+    watch = watch_of(table)
+    tile = start_tile(table)
+    standing = [*EMPTY6[:4], tile[0] + ".....", tile[1] + "....."]
+    table.apply({"type": "place", "player": 0, "rows": standing})
+    seen = ["......", "......", "N.....", "......", "......", "..RR" + tile[1] + tile[0]]
+    assert watch._game_turn(observe(seen)) == 3
+
+
 def test_an_empty_ramp_never_turns(table):
     watch = watch_of(table)
     lying = [*EMPTY6[:5], "RR...."]
