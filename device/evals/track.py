@@ -81,6 +81,7 @@ class GameResult:
     missed: int = 0
     false: int = 0
     unsure: int = 0
+    asked: list[list[tuple[int, int]]] = field(default_factory=list)  # each question's cells
     delays: list[float] = field(default_factory=list)
     view_moved: int = 0
     light_changed: int = 0
@@ -352,6 +353,9 @@ def _score(
     hands: list[tuple[float, bool]],
 ) -> None:
     result.unsure = sum(e["type"] == "unsure" for e in events)
+    result.asked = [
+        [(int(r), int(c)) for r, c in e.get("cells", [])] for e in events if e["type"] == "unsure"
+    ]
     result.view_moved = sum(e["type"] == "view_moved" for e in events)
     result.light_changed = sum(e["type"] == "light_changed" for e in events)
     verdicts = [e for e in events if e["type"] in VERDICTS]
