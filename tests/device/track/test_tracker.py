@@ -1625,18 +1625,25 @@ def test_the_neutral_tile_is_expected_beside_the_card_until_it_is_used(table):
     assert "N" not in referee.likely_codes([(3, 0), (3, 1)])
 
 
+def _start_then_card(table: Table) -> tuple[BoardTracker, list[str], str, list[str]]:
+    """The starting tile recorded on the floor at the left: (the tracker,
+    that board, the next card's tile, the board with a grey double laid flat
+    at the bottom right)."""
+    tracker = bits(table)
+    first = _bottom_left(start_tile(table))
+    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
+    card = table.game.view()["card"]
+    assert card and "N" not in card
+    return tracker, first, card, [*EMPTY6[:5], first[5][:4] + "NN"]
+
+
 def _grey_read_over_the_card(table: Table, tie: bool) -> tuple[BoardTracker, str, list]:
     """The starting tile recorded on the floor at the left; then a tile put
     down flat at the bottom right, both halves read grey first: with
     ``tie``, the second half unsure, the card's second colour 2 ΔE behind
     grey; else both sure, every other colour 38 ΔE behind. Returns the
     tracker, the card and its events."""
-    tracker = bits(table)
-    first = _bottom_left(start_tile(table))
-    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
-    card = table.game.view()["card"]
-    assert card and "N" not in card
-    after = [*EMPTY6[:5], first[5][:4] + "NN"]
+    tracker, first, card, after = _start_then_card(table)
     obs = observe(after, unsure={(5, 5): "N" + card[1]} if tie else None)
     return tracker, card, tracker.observe(obs, changed=_mask(after, first))
 
@@ -1661,13 +1668,8 @@ def test_a_tile_torn_between_grey_and_the_print_is_asked_about_not_the_neutral_t
     # one half read grey first with the print close behind, the other the
     # print first, grey close behind; black far off on both. Grey led the
     # rules, but a tile laid by choice is recorded only when read surely.
-    tracker = bits(table)
-    first = _bottom_left(start_tile(table))
-    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
-    card = table.game.view()["card"]
-    assert card and "N" not in card
+    tracker, first, card, laid = _start_then_card(table)
     seen = [*EMPTY6[:5], first[5][:4] + "N."]
-    laid = [*EMPTY6[:5], first[5][:4] + "NN"]
     obs = observe(seen, unsure={(5, 4): "N.", (5, 5): ".N"})
     events = tracker.observe(obs, changed=_mask(laid, first))
     assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[5, 4], [5, 5]])]
@@ -1683,12 +1685,7 @@ def test_the_cards_tile_or_the_neutral_one_read_alike_is_asked_not_guessed(table
     # rarely a player lays the neutral tile puts it further ahead. That is
     # no reading: the players are asked, both tiles offered, and the
     # neutral tile they name is recorded.
-    tracker = bits(table)
-    first = _bottom_left(start_tile(table))
-    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
-    card = table.game.view()["card"]
-    assert card and "N" not in card
-    laid = [*EMPTY6[:5], first[5][:4] + "NN"]
+    tracker, first, card, laid = _start_then_card(table)
     obs = observe(first, unsure={(5, 4): ".N", (5, 5): ".N"})
     for c, (empty, colour, grey, black) in (
         (4, (13.3, 16.2, 17.1, 17.3)),
@@ -1710,13 +1707,8 @@ def test_a_tile_torn_between_grey_and_the_print_too_faint_for_the_rules_is_asked
     # 5.0, grey 18.6; the card's colour 36 and 61 off. Too little for the
     # rules to call it a placement at all, so the look is read: the neutral
     # tile is its only legal reading, but not one read surely. Asked.
-    tracker = bits(table)
-    first = _bottom_left(start_tile(table))
-    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
-    card = table.game.view()["card"]
-    assert card and "N" not in card
+    tracker, first, card, laid = _start_then_card(table)
     seen = [*EMPTY6[:5], first[5][:4] + "N."]
-    laid = [*EMPTY6[:5], first[5][:4] + "NN"]
     obs = observe(seen, unsure={(5, 4): "N.", (5, 5): ".N"})
     for c, (grey, empty, colour) in ((4, (12.9, 14.5, 35.9)), (5, (18.6, 5.0, 61.3))):
         for code, d in (("N", grey), (".", empty), (card[c - 4], colour)):
@@ -1732,12 +1724,7 @@ def test_a_washed_out_colour_read_grey_only_loosely_is_asked_about_not_the_neutr
     # read surely grey but 28 and 22 ΔE from it (half the palette's reach
     # and more), yellow 38 off, the card's red 47 and 53. A tile laid by
     # choice is not recorded on so loose a fit: the players are asked.
-    tracker = bits(table)
-    first = _bottom_left(start_tile(table))
-    tracker.observe(observe(first), changed=_mask(first, EMPTY6))
-    card = table.game.view()["card"]
-    assert card and "N" not in card
-    laid = [*EMPTY6[:5], first[5][:4] + "NN"]
+    tracker, first, card, laid = _start_then_card(table)
     obs = observe(laid)
     for c, (grey, colour) in ((4, (27.6, 47.1)), (5, (22.4, 52.6))):
         obs.distance[5, c] = 53.5  # the print and every other colour far off
