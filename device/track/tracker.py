@@ -764,7 +764,7 @@ class BoardTracker:
             )
             for cell in cells
         )
-        doubt = doubt or self._poorly_read(Outcome("legal", tuple(rows)), obs)
+        doubt = doubt or self._poorly_read(rows, obs)
         if not doubt or not card:
             return {}
         return {
@@ -772,14 +772,14 @@ class BoardTracker:
             for r, c in cells
         }
 
-    def _poorly_read(self, outcome: Outcome, obs: Observation) -> bool:
-        """Whether a new cell of ``outcome`` lies farther than
+    def _poorly_read(self, rows: Sequence[str], obs: Observation) -> bool:
+        """Whether a new cell of ``rows`` lies farther than
         :data:`POOR_FIT` of the palette's ``max_distance`` from even its
         best code, or reads at the sensor's black: however near a code it
         lies, every dark tile reads so there (simulated BITS 1403: a red
         double in the ramp's dark corner read surely purple and refused)."""
         assert self.known is not None
-        fresh = new_cells(self.known, list(outcome.rows), self.referee.empty)
+        fresh = new_cells(self.known, rows, self.referee.empty)
         return any(
             float(obs.distance[cell].min()) > POOR_FIT * obs.max_distance
             or float(obs.lab[cell][0]) < SENSOR_BLACK_L
@@ -1183,7 +1183,7 @@ class BoardTracker:
         if not unsure:
             outcome = self._outcome(board)
             options = self._plausible(outcome, obs) if self._colour_doubt(outcome) else {}
-            shaky = t < self.doubt_colours_until or self._poorly_read(outcome, obs)
+            shaky = t < self.doubt_colours_until or self._poorly_read(outcome.rows, obs)
             if self._colour_doubt(outcome) and shaky:
                 # The light changed a moment ago, or a new cell fits even its
                 # best colour poorly (a lamp's reflection on a black tile
