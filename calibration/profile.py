@@ -106,6 +106,24 @@ class Profile:
     def cols(self) -> int:
         return self.geometry.cols
 
+    @property
+    def knows_board(self) -> bool:
+        """Whether this profile has seen the board's own print (an entry
+        marked ``board``), or the palette has none.
+
+        Calibrated on a full board, it has not: the print's colour is still
+        the palette's first guess, and a print differs between copies. Read
+        with that guess, a photo's empty cells match whichever colour lies
+        nearest the real print, and the per-frame balance then moves the
+        light until they match it exactly (simulated BITS 5477: the dark
+        classic ramp, L* 21 against the guessed ivory's 89, read as 32
+        black tiles, every one sure). A photo read with such a profile has
+        its colours fitted to it instead, starting from the profile's, as one
+        read without a profile is (:func:`vision.photo.read_photo`'s
+        ``fit_palette``)."""
+        board = self.palette.board
+        return not board.any() or bool((self.samples[board] > 0).any())
+
     def find_grid(self, image: np.ndarray) -> GridFit | None:
         """The grid in ``image`` the way this profile finds it (search,
         markers or manual corners), trying first where calibration saw it:

@@ -168,7 +168,8 @@ def run(args: argparse.Namespace) -> int:
         grid=grid,
         corners=corners,
         gains=None if profile is None else profile.gains,
-        fit_palette=profile is None,
+        # a profile that never saw the board's print cannot read it: fitted, as without one
+        fit_palette=profile is None or not profile.knows_board,
     )
     fit = None if photo is None else photo.fit
     out = result(fit, args.game, rows, cols)

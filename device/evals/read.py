@@ -288,7 +288,8 @@ def sim_board(
         grid=grid,
         corners=frame.corners if truth_corners else None,
         gains=None if profile is None else profile.gains,
-        fit_palette=profile is None,
+        # a profile that never saw the board's print cannot read it: fitted, as without one
+        fit_palette=profile is None or not profile.knows_board,
     )
     if photo is None:
         return Board(name, False, tags=_tags(frame.conditions))

@@ -89,3 +89,63 @@ def test_an_empty_dark_ramp_seen_warm_expects_the_unseen_tiles_warm_too():
     # a warm cast: the expected blue is yellower than daylight blue, as light
     assert palette.lab[BITS.index("B")][2] > nominal_blue[2] + 10
     assert abs(palette.lab[BITS.index("B")][0] - nominal_blue[0]) < 10
+
+
+# The classic BITS ramp: a near-black print (L* 21) with light lines, a few
+# L* from the black tile and far from the palette's ivory guess.
+CLASSIC_PRINT = (20.6, -0.7, -3.1)
+CLASSIC_LINES = (86.5, -1.2, 3.4)
+FULL = ["RBYYRP", "RBKYPP", "BYKKKB", "PYNKBR", "KRNKBB", "KKPYRY"]  # as simulated 5477
+
+
+def test_a_full_board_teaches_no_print_so_its_empty_cells_are_fitted_in_play():
+    # Calibrated on a board with no empty cell, the profile's print is the
+    # palette's ivory guess. Read with it as it is, the dark empty cells
+    # match the black tile (the balance then makes them match it exactly);
+    # a profile that does not know its board is read with its colours
+    # fitted to the photo, as tilewatch read and the evaluation read it.
+    from vision.photo import read_photo
+
+    classic = BITS.with_lab(np.where(BITS.board[:, None], CLASSIC_PRINT, BITS.lab))
+    calib = render_board(FULL, classic, line_lab=CLASSIC_LINES, noise=2, seed=1)
+    reading = propose(calib, 6, 6, BITS)
+    fixes = {
+        (r, c): FULL[r][c] for r in range(6) for c in range(6) if reading.rows[r][c] != FULL[r][c]
+    }
+    profile = build_profile(reading, fixes, nominal=BITS)
+    assert not profile.knows_board
+    assert profile.palette.lab[BITS.index(".")][0] > 80  # still the guess
+
+    corners = [[0, 0], [240, 0], [240, 240], [0, 240]]
+    for later in (BOARD, ["......"] * 4 + ["K.....", "K.BB.."]):
+        play = render_board(
+            later,
+            classic,
+            Light(kelvin=4000, exposure=0.8, gradient=0.2),
+            cell_px=40,
+            line_lab=CLASSIC_LINES,
+            noise=2,
+            seed=2,
+        )
+        guessed = read_photo(
+            play, 6, 6, profile.palette, corners=corners, gains=profile.gains, fit_palette=False
+        )
+        assert guessed is not None and "." not in "".join(guessed.reading.rows)
+        photo = read_photo(
+            play,
+            6,
+            6,
+            profile.palette,
+            corners=corners,
+            gains=profile.gains,
+            fit_palette=not profile.knows_board,
+        )
+        assert photo is not None and photo.reading.rows == later
+
+    # Calibrated on a board that shows empty cells, the print is learnt.
+    seen = build_profile(
+        propose(render_board(BOARD, classic, line_lab=CLASSIC_LINES, noise=2, seed=1), 6, 6, BITS),
+        {},
+        nominal=BITS,
+    )
+    assert seen.knows_board

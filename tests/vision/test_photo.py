@@ -73,3 +73,16 @@ def test_cells_beyond_what_one_board_can_show_are_doubts():
     assert photo is not None and photo.reading.rows == board
     assert _doubts(photo.reading, BITS) == 4
     assert _doubts(photo.reading, load_palette("lits")) == 0  # no bound there
+
+
+def test_a_profile_calibrated_on_a_full_dark_ramp_reads_the_empty_cells_empty():
+    # Simulated table 5477: the classic (near-black) ramp, full at
+    # calibration, so the profile never saw its print; the test frame has
+    # 32 empty cells, read as black tiles with the print's ivory guess.
+    from device.evals.read import calibrate_on, sim_board
+
+    profile = calibrate_on("bits", 5477, BITS)
+    assert profile is not None
+    frame = next(still_frames("bits", 5477, 1))
+    board = sim_board("bits", 5477, frame, profile.palette, profile)
+    assert board.found and board.wrong == [], board.wrong
