@@ -137,6 +137,24 @@ class Outcome:
         return (self.kind, tuple(s.rows for s in self.steps))
 
 
+def _seen_as(answer: dict[Cell, str], obs: Observation) -> dict[Cell, str]:
+    """The cells of a players' ``answer`` whose colour, as ``obs`` read it,
+    shows the code they named: within the palette's reach of it, or of no
+    code at all. A cell read beyond that reach and within it of another
+    code was not seen as what it is (a glint on a black tile reads as the
+    bright print): learnt, the palette would take that code for the other
+    one (simulated BITS 1775: the first black tile of the game confirmed
+    under a glint, 4.7 ΔE from the print and 70 from black, became black's
+    colour, and the neutral tile later read as black). The players confirm
+    what lies there, not that the camera saw it."""
+    seen: dict[Cell, str] = {}
+    for cell, code in answer.items():
+        near = [k for k in obs.alphabet if obs.distance_of(cell, k) <= obs.max_distance]
+        if code in near or not near:
+            seen[cell] = code
+    return seen
+
+
 @dataclass
 class Pending:
     """An alert the tracker is waiting on, and the board it was about."""
@@ -526,6 +544,9 @@ class BoardTracker:
                 if doubt:
                     return doubt
             return self._outcome(rows)
+        even = self._even_with_nothing(rows, lead, runner, nothing, looked)
+        if even:
+            return even  # a tile or nothing, read alike where the look changed: the players say
         if nothing < lead - PLACED_LEAD and (np.asarray(changed, bool) & free & held).any():
             # Tiles the game does not hold were taken away, and nothing
             # placed explains the look best (an old round swept off a ramp
@@ -611,6 +632,35 @@ class BoardTracker:
             return {}
         cells = set(new_cells(self.known, rows, empty)) | set(new_cells(self.known, runner, empty))
         return {(r, c): tuple(dict.fromkeys((rows[r][c], runner[r][c]))) for r, c in sorted(cells)}
+
+    def _even_with_nothing(
+        self, rows: list[str], lead: float, runner: float, nothing: float, looked: np.ndarray
+    ) -> dict[Cell, tuple[str, ...]]:
+        """The cells of the rules' best placement ``rows`` with its codes,
+        the game's and empty, when it lies exactly on the cells whose look
+        changed, no other placement comes near it (:data:`TIE_LEAD`), and
+        the colours do not put it clearly ahead of "nothing"
+        (:data:`PLACED_LEAD`): a whole footprint that changed in look is a
+        sign of a tile the colours fail to confirm, not of nothing. Under a
+        glint a tile reads as the bright print (simulated BITS 1775: the
+        card's black double, one half read surely as the print, 4.7 ΔE,
+        the other torn between grey and the print; later the neutral tile
+        read 3.6 ΔE from the ivory print and 31 from grey). Taken for
+        nothing, a tile is missed and the verdicts after it go wrong. The
+        game's codes are offered: the best placement may be the neutral
+        tile where the card's lies. Empty otherwise.
+        """
+        assert self.known is not None
+        if lead < nothing - PLACED_LEAD or runner - lead < TIE_LEAD:
+            return {}
+        empty = self.referee.empty
+        cells = new_cells(self.known, rows, empty)
+        if len(cells) < 2 or set(cells) != set(zip(*np.nonzero(looked), strict=True)):
+            return {}
+        likely = self.referee.likely_codes(cells)
+        return {
+            (r, c): tuple(dict.fromkeys((rows[r][c], *likely, empty))) for r, c in sorted(cells)
+        }
 
     def _decided_by_odds(
         self, ranked: list[tuple[float, float, list[str]]]
@@ -1917,8 +1967,10 @@ class BoardTracker:
         if len(codes) != len(pending.cells):
             return []
         answer = dict(zip(pending.cells, codes, strict=True))
-        if self.learner is not None and pending.lab is not None:
-            self.learner.learn_reading(pending.lab, answer, trusted=True)
+        if self.learner is not None and pending.obs is not None:
+            seen = _seen_as(answer, pending.obs)
+            if seen:
+                self.learner.learn_reading(pending.obs.lab, seen, trusted=True)
         board = with_cells(list(pending.rows), answer)
         self.pending = None  # the table dropped the alert when it was answered
         self._unsure = {}

@@ -1737,6 +1737,57 @@ def test_a_washed_out_colour_read_grey_only_loosely_is_asked_about_not_the_neutr
     assert [(e["type"], e.get("codes")) for e in done] == [("placed", card)]
 
 
+def test_a_tile_or_nothing_read_alike_where_the_look_changed_is_asked_not_passed_over(table):
+    # Simulated BITS 1775: the card's double put down under a glint. Both
+    # of its cells changed in look, but one half read surely as the bright
+    # print (4.7 ΔE; grey 26.9, the card's colour 70) and the other torn
+    # between grey (9.0) and the print (13.5; the card's colour 46.7). The
+    # best placement (the neutral tile there) explains the look no better
+    # than nothing did. Taken for nothing, the tile was missed and two
+    # later verdicts went wrong: the players are asked, the card's tile
+    # offered, and the tile they name is recorded.
+    tracker, first, card, laid = _start_then_card(table)
+    seen = [*EMPTY6[:5], first[5][:4] + ".N"]
+    obs = observe(seen, unsure={(5, 5): "N."})
+    for c, (empty, grey, colour) in ((4, (4.7, 26.9, 70.0)), (5, (13.5, 9.0, 46.7))):
+        for code, d in ((".", empty), ("N", grey), (card[0], colour), (card[1], colour)):
+            obs.distance[5, c, BITS.index(code)] = d
+    events = tracker.observe(obs, changed=_mask(laid, first))
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[5, 4], [5, 5]])]
+    for k in (0, 1):
+        assert {card[k], "N", "."} <= set(events[0]["candidates"][k])
+    done = tracker.confirm(events[0]["alert"], list(card))
+    assert [(e["type"], e.get("codes")) for e in done] == [("placed", card)]
+    assert table.game.view()["players"][0]["board"][5] == first[5][:4] + card
+    # Neither half showed the card's colour (both read beyond the palette's
+    # reach of it, within reach of grey or the print): the answer says
+    # what lies there, not what the card's colour looks like. Not learnt.
+    assert not any((5, 4) in known or (5, 5) in known for known, _ in tracker.learner.calls)
+
+
+def test_a_grey_tile_read_as_the_print_where_the_look_changed_is_asked_not_passed_over(table):
+    # Simulated BITS 1775 later on: the neutral tile put down under the same
+    # glint read surely as the ivory print (3.6 and 4.3 ΔE; grey 31 and 32,
+    # the card's colours 80), though both its cells changed in look and
+    # nothing else did. The colours say "nothing" by 40 ΔE; a whole tile's
+    # footprint changing says otherwise. Missed, it left the game a card
+    # behind: the players are asked, and the tile they name is recorded.
+    tracker, first, card, laid = _start_then_card(table)
+    obs = observe(first)
+    for c, (empty, grey) in ((4, (3.6, 30.8)), (5, (4.3, 32.5))):
+        obs.distance[5, c] = 80.0
+        obs.distance[5, c, BITS.index(".")] = empty
+        obs.distance[5, c, BITS.index("N")] = grey
+    events = tracker.observe(obs, changed=_mask(laid, first))
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[5, 4], [5, 5]])]
+    for k in (0, 1):
+        assert {card[k], "N", "."} <= set(events[0]["candidates"][k])
+    done = tracker.confirm(events[0]["alert"], ["N", "N"])
+    assert [(e["type"], e.get("codes")) for e in done] == [("placed", "NN")]
+    # what the answer names was not what the camera saw: nothing learnt there
+    assert not any((5, 4) in known for known, _ in tracker.learner.calls)
+
+
 def test_a_grey_tile_read_clearly_is_the_neutral_tile(table):
     # The card's colours far behind grey on both halves: the neutral tile
     # is what was put down, recorded without a question.
