@@ -144,7 +144,8 @@ class Profile:
         ``lab`` is the cell's colour as ``Reading.lab`` gives it. Unless
         ``trusted`` (a person confirmed it), a sample farther than the
         palette's ``max_distance`` from what this code looks like so far is
-        ignored (a hand, a shadow, a misplaced tile). A sample brighter than
+        ignored (a hand, a shadow, a misplaced tile); so is such a sample,
+        trusted or not, as the first sight of a colour in play. A sample brighter than
         white is ignored always (a highlight), and so is one at the sensor's
         black (:data:`~vision.classify.SENSOR_BLACK_L`: the colour was not
         seen; learnt, every dark cell would read as that code, surely), and
@@ -171,7 +172,14 @@ class Profile:
             current = pal.with_lab(lab, spread)
             d = scores(x[None, :], current)[0, ks]
             k = ks[int(np.argmin(d))]
-            if d.min() > th.max_distance and not trusted:
+            first = self.anchor is not None and bool(np.isnan(self.anchor[k, 0]))
+            if d.min() > th.max_distance and (not trusted or first):
+                # A confirmed cell may teach a colour far from the current
+                # one (a red that looks orange), but not as the first
+                # sight of it in play, which replaces the colour outright:
+                # a glint on a black tile reads as the bright print, and
+                # learnt so, black would read as the print (simulated
+                # BITS 1775: the neutral tile later taken for black).
                 continue
             n = min(float(self.samples[k]), MEMORY - 1)
             delta = x - lab[k]

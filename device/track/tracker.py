@@ -137,24 +137,6 @@ class Outcome:
         return (self.kind, tuple(s.rows for s in self.steps))
 
 
-def _seen_as(answer: dict[Cell, str], obs: Observation) -> dict[Cell, str]:
-    """The cells of a players' ``answer`` whose colour, as ``obs`` read it,
-    shows the code they named: within the palette's reach of it, or of no
-    code at all. A cell read beyond that reach and within it of another
-    code was not seen as what it is (a glint on a black tile reads as the
-    bright print): learnt, the palette would take that code for the other
-    one (simulated BITS 1775: the first black tile of the game confirmed
-    under a glint, 4.7 ΔE from the print and 70 from black, became black's
-    colour, and the neutral tile later read as black). The players confirm
-    what lies there, not that the camera saw it."""
-    seen: dict[Cell, str] = {}
-    for cell, code in answer.items():
-        near = [k for k in obs.alphabet if obs.distance_of(cell, k) <= obs.max_distance]
-        if code in near or not near:
-            seen[cell] = code
-    return seen
-
-
 @dataclass
 class Pending:
     """An alert the tracker is waiting on, and the board it was about."""
@@ -1967,10 +1949,8 @@ class BoardTracker:
         if len(codes) != len(pending.cells):
             return []
         answer = dict(zip(pending.cells, codes, strict=True))
-        if self.learner is not None and pending.obs is not None:
-            seen = _seen_as(answer, pending.obs)
-            if seen:
-                self.learner.learn_reading(pending.obs.lab, seen, trusted=True)
+        if self.learner is not None and pending.lab is not None:
+            self.learner.learn_reading(pending.lab, answer, trusted=True)
         board = with_cells(list(pending.rows), answer)
         self.pending = None  # the table dropped the alert when it was answered
         self._unsure = {}

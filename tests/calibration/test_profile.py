@@ -122,6 +122,24 @@ def test_a_colour_first_seen_in_play_is_learnt_then_held_near_it():
     assert p.learn([("R", seen + np.array([0.0, 60.0, 0.0]))], trusted=True) == 0  # ends 27.5 away
 
 
+def test_a_confirmed_first_sight_in_play_far_from_the_colour_is_not_learnt():
+    # Simulated BITS 1775: the first black tile of the game lay under a
+    # glint and read as the bright print (L* 84), 70 ΔE from black. The
+    # players confirmed "black", but the camera did not see black: learnt
+    # as the first sight in play (which replaces the colour outright), the
+    # neutral tile read black later. A first sight within max_distance is
+    # still learnt, confirmed or not.
+    p = Profile.start(BITS, 6, 6)
+    p.learn([(".", BITS.lab[BITS.index(".")])] * 36, trusted=True)
+    k = BITS.index("K")
+    glint = np.array([83.6, 2.9, -10.8])
+    assert p.learn([("K", glint)], trusted=True) == 0
+    assert np.allclose(p.palette.lab[k], BITS.lab[k])
+    seen = BITS.lab[k] + np.array([6.0, 2.0, -2.0])
+    assert p.learn([("K", seen)], trusted=True) == 1
+    assert np.allclose(p.palette.lab[k], seen)
+
+
 def test_symbol_codes_teach_their_colour():
     lits = load_palette("lits")
     p = Profile.start(lits, 10, 10)
