@@ -145,14 +145,14 @@ class Profile:
         ``trusted`` (a person confirmed it), a sample farther than the
         palette's ``max_distance`` from what this code looks like so far is
         ignored (a hand, a shadow, a misplaced tile); so is such a sample,
-        trusted or not, as the first sight of a colour in play. A sample brighter than
-        white is ignored always (a highlight), and so is one at the sensor's
-        black (:data:`~vision.classify.SENSOR_BLACK_L`: the colour was not
-        seen; learnt, every dark cell would read as that code, surely), and
-        once play has begun (the profile has learnt something) no sample may
-        take a colour farther than the palette's ``drift`` from where it was
-        then: a person confirms the code of a cell, not that the camera saw
-        it well.
+        trusted or not, as the first sight of a colour in play. A sample
+        brighter than white is ignored always (a highlight), and so is one
+        at the sensor's black (:data:`~vision.classify.SENSOR_BLACK_L`: the
+        colour was not seen; learnt, every dark cell would read as that
+        code, surely), and once play has begun (the profile has learnt
+        something) no sample may take a colour farther than the palette's
+        ``drift`` from where it was then: a person confirms the code of a
+        cell, not that the camera saw it well.
         Returns how many samples were used.
         """
         pal = self.palette
