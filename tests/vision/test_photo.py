@@ -49,18 +49,24 @@ def test_a_grid_a_row_off_reads_the_rail_and_loses_to_the_true_one():
     assert set(seen.codes[wrong].tolist()) <= {"?"}
 
 
+def _read_calibrated(seed: int):
+    """Simulated BITS table ``seed`` read as the calibrated evaluation reads
+    it: a profile made from a daylight frame, then the test frame."""
+    from device.evals.read import calibrate_on, sim_board
+
+    profile = calibrate_on("bits", seed, BITS)
+    assert profile is not None
+    frame = next(still_frames("bits", seed, 1))
+    return sim_board("bits", seed, frame, profile.palette, profile)
+
+
 def test_with_a_profile_the_true_grid_beside_wins_on_fewer_doubts_and_no_worse_fit():
     # The same table read with a profile made in daylight (as the calibrated
     # evaluation makes it): the profile's colours fit the rail's row of
     # "black" nearly as well as the true cells (5.0 against 4.1 ΔE), not
     # 1.5 times worse, but that row holds unsure cells and the true grid
     # none. Fewer doubts at no worse a fit is the board.
-    from device.evals.read import calibrate_on, sim_board
-
-    profile = calibrate_on("bits", 3164, BITS)
-    assert profile is not None
-    frame = next(still_frames("bits", 3164, 1))
-    board = sim_board("bits", 3164, frame, profile.palette, profile)
+    board = _read_calibrated(3164)
     assert board.found and board.wrong == [], board.wrong
 
 
@@ -79,10 +85,5 @@ def test_a_profile_calibrated_on_a_full_dark_ramp_reads_the_empty_cells_empty():
     # Simulated table 5477: the classic (near-black) ramp, full at
     # calibration, so the profile never saw its print; the test frame has
     # 32 empty cells, read as black tiles with the print's ivory guess.
-    from device.evals.read import calibrate_on, sim_board
-
-    profile = calibrate_on("bits", 5477, BITS)
-    assert profile is not None
-    frame = next(still_frames("bits", 5477, 1))
-    board = sim_board("bits", 5477, frame, profile.palette, profile)
+    board = _read_calibrated(5477)
     assert board.found and board.wrong == [], board.wrong
