@@ -11,7 +11,8 @@ from device.store import Store
 from device.table import Table
 from device.track.rules import BitsReferee
 from device.track.tracker import BoardTracker
-from device.track.watch import BoardWatch
+from device.track.watch import SAME_PLACE_S, BoardWatch
+from vision.gridfit import GridFit
 
 from .test_tracker import EMPTY6, observe, start_tile
 
@@ -83,6 +84,25 @@ def test_something_over_the_board_is_judged_against_the_tables_own_noise(table):
     quiet = watch_of(table)
     quiet._scales.extend([0.01] * 100)
     assert quiet._unclear() == quiet.settings.unclear
+
+
+def test_two_new_places_seen_on_each_look_are_both_remembered(table):
+    # After a knock the search and the picture's own shift may each point
+    # somewhere (simulated BITS 1815: 77 and 42 px off). Both are asked
+    # about on every look; remembering only the last, each made the watch
+    # forget the other, and neither was ever "found there before".
+    watch = watch_of(table)
+    square = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float)
+    watch.fit = GridFit.from_corners(square, 6, 6)
+    searched, carried = square + np.array([77, 0]), square + np.array([0, 42])
+    for t in (10.0, 11.0):
+        assert not watch._found_there_before(searched, t)
+        assert not watch._found_there_before(carried, t)
+    later = 10.0 + SAME_PLACE_S
+    assert watch._found_there_before(searched, later)
+    assert watch._found_there_before(carried, later)
+    # a place seen only now is not
+    assert not watch._found_there_before(square - np.array([60, 0]), later)
 
 
 def test_a_lamps_spot_on_an_empty_ramp_does_not_make_its_first_look_read_tiles():
