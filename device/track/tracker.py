@@ -804,6 +804,25 @@ class BoardTracker:
             for r, c in cells
         }
 
+    def _sure_of_another(self, rows: Sequence[str], obs: Observation) -> bool:
+        """Whether a new cell of ``rows`` is read surely as another tile,
+        the code ``rows`` gives it more than :data:`CANDIDATE_MARGINS`
+        palette margins behind: further than the reader would ever offer
+        it. The game's rules settle a near tie, not that (simulated BITS
+        1811: a second neutral tile read surely grey, 9.7 ΔE, the card's
+        yellow 29 ΔE behind, was recorded as the card's yellow double, and
+        the real one after it as a tile too many)."""
+        assert self.known is not None
+        empty = self.referee.empty
+        reach = CANDIDATE_MARGINS * obs.min_margin
+        for r, c in new_cells(self.known, list(rows), empty):
+            read = str(obs.codes[r, c])
+            if not obs.sure[r, c] or read in (empty, "?", rows[r][c]):
+                continue
+            if obs.distance_of((r, c), rows[r][c]) - obs.distance_of((r, c), read) > reach:
+                return True
+        return False
+
     def _poorly_read(self, rows: Sequence[str], obs: Observation) -> bool:
         """Whether a new cell of ``rows`` lies farther than
         :data:`POOR_FIT` of the palette's ``max_distance`` from even its
@@ -1246,13 +1265,17 @@ class BoardTracker:
         rest = not self._fresh_piece(unsure)
         settled = self._settled([o for _, o in combos], rest)
         if settled is not None and not self._only_hinted_far(settled, obs):
-            if self._alike_left_empty(settled, unsure, obs, changed):
+            if self._alike_left_empty(settled, unsure, obs, changed) or self._blind_where_swept(
+                settled, obs
+            ):
                 return self._ask(board, unsure, combos, obs, t)
             # The only legal reading of torn cells is a tile laid by choice
             # (the neutral one): the card's tile under a glare as likely.
             doubt = self._doubted_unexpected(list(settled.rows), obs)
             if doubt and self._unexpected(settled):
                 return self._ask(board, doubt, [], obs, t)
+            if self._sure_of_another(list(settled.rows), obs):
+                return self._ask(board, unsure, combos, obs, t)
             return self._act(settled, obs.lab, t, settled=True)
         maybe_nothing = any(o.kind == "rest" for _, o in combos)
         if (
@@ -1307,6 +1330,27 @@ class BoardTracker:
             if alike and min(alike) <= lean(cell, code) + obs.min_margin:
                 return True
         return False
+
+    def _blind_where_swept(self, outcome: Outcome, obs: Observation) -> bool:
+        """Whether every new cell of ``outcome`` lay under a tile the game
+        does not hold (an old round's, just swept off) and reads its code
+        no more than a palette margin ahead of "empty". Taking the old tile
+        away changed those cells' look, so the change is no sign of a new
+        one, and the colours cannot tell a black tile from the dark print:
+        only the rules would put the round's first tile there (simulated
+        BITS 1816: the start tile, a black double, recorded where the old
+        round's yellow double had lain, 2.8 ΔE from black and 4.2 from the
+        print; the real one went down elsewhere two seconds later)."""
+        assert self.known is not None
+        empty = self.referee.empty
+        seen = self.seen or self.known
+        cells = new_cells(self.known, list(outcome.rows), empty)
+        return bool(cells) and all(
+            seen[r][c] != empty
+            and obs.distance_of((r, c), empty) - obs.distance_of((r, c), outcome.rows[r][c])
+            <= obs.min_margin
+            for r, c in cells
+        )
 
     def _taken_away(
         self, unsure: dict[Cell, tuple[str, ...]], combos: list[tuple[dict[Cell, str], Outcome]]

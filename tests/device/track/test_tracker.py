@@ -474,6 +474,30 @@ def test_the_card_does_not_settle_a_tile_onto_cells_that_read_like_those_it_leav
     assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
+def test_the_start_tile_is_not_settled_where_an_old_rounds_tile_was_just_swept(table):
+    # Simulated BITS 1816: a new round on a dark ramp, the last round's
+    # yellow double just swept off the bottom right. Its cells read torn
+    # between black (2.8 ΔE) and the print (4.2): the old tile going changed
+    # their look, so the change says nothing of a new tile, and the colours
+    # cannot tell a black double from the print. The start tile (the black
+    # double) was recorded there; it went down elsewhere two seconds later.
+    tracker = bits(table, seed=2)
+    assert start_tile(table) == "KK"
+    tracker.sync()
+    old = [*EMPTY6[:5], "....YY"]
+    tracker.seen = list(old)  # the old round's tile, still lying there
+    tracker.stale = {(5, 4), (5, 5)}
+    read = [*EMPTY6[:5], "....KK"]
+    obs = observe(read, unsure={(5, 4): "K.", (5, 5): "K."})
+    for c, (black, empty) in ((4, (2.8, 4.2)), (5, (3.5, 5.3))):
+        obs.distance[5, c, [BITS.index("K"), BITS.index(".")]] = (black, empty)
+    events = tracker.observe(obs, changed=_mask(read, old))
+    assert [e["type"] for e in events] == ["unsure"]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+    # a black tile read clearly ahead of the print there is the start tile
+    assert not tracker._blind_where_swept(tracker._outcome(read), observe(read))
+
+
 def _refused_then_looked_at(table: Table, unsure_of: str, empty_behind: float = 2.0) -> list:
     """A wrong tile refused at the bottom left, then its cells read doubtful
     between empty and the card's tile: ``unsure_of`` says which comes first
@@ -1623,6 +1647,34 @@ def test_the_neutral_tile_is_expected_beside_the_card_until_it_is_used(table):
     table.apply({"type": "place", "player": 0, "rows": [*EMPTY6[:4], "NN....", first[5]]})
     assert table.game.view()["players"][0]["neutral_used"]
     assert "N" not in referee.likely_codes([(3, 0), (3, 1)])
+
+
+def test_a_second_neutral_tile_read_surely_grey_is_asked_not_settled_as_the_card(table):
+    # Simulated BITS 1811: the neutral tile already played this round, a
+    # second one goes down, read surely grey (9.7 ΔE). The card's colour
+    # lies 29 ΔE off: within the palette's reach, so the refusal is doubted
+    # (a light a little off moves every colour), and the card's tile, the
+    # one legal reading, was recorded there without a word; the real one
+    # after it then counted as a tile too many. The reader would never
+    # offer a colour four margins behind a sure one: the players are asked.
+    tracker, first, card, floor = _start_then_card(table)
+    events = tracker.observe(observe(floor), changed=_mask(floor, first))
+    assert [e["type"] for e in events] == ["placed"]
+    assert table.game.view()["players"][0]["neutral_used"]
+    card = table.game.view()["card"]
+    assert card and "N" not in card
+    after = [*floor[:4], "NN....", floor[5]]  # another grey double, on the start tile
+    obs = observe(after)
+    for c in (0, 1):
+        obs.distance[4, c, BITS.index("N")] = 9.7
+        obs.distance[4, c, BITS.index(card[c])] = 29.0  # the card's tile one way round
+    events = tracker.observe(obs, changed=_mask(after, floor))
+    assert [e["type"] for e in events] == ["unsure"]
+    assert [set(options) for options in events[0]["candidates"]] == [{"N", card[0]}, {"N", card[1]}]
+    assert table.game.view()["players"][0]["board"] == floor  # nothing recorded yet
+    # the players say grey: the rules refuse a second neutral tile
+    done = tracker.confirm(events[0]["alert"], ["N", "N"])
+    assert [(e["type"], e["reason"]) for e in done] == [("illegal", "second_neutral")]
 
 
 def _start_then_card(table: Table) -> tuple[BoardTracker, list[str], str, list[str]]:
