@@ -119,6 +119,9 @@ FLOOR_LOOKS = 100
 FLOOR_PERCENTILE = 25
 FLOOR_MIN_LOOKS = 20
 FLOOR_TIMES = 2.0
+# Ring cells an arm across the ring covers at least, each standing out of
+# the table's noise (change_sigmas times its floor).
+ARM_CELLS = 2
 # When more than this share of the board's cells changed in one look (a
 # round swept off) and the reading then leaves more than UNEXPLAINED_SHARE
 # of them unsure, the lamp's highlight is looked for again, and the reading
@@ -757,7 +760,17 @@ class BoardWatch:
             return False
         if self.gate.still_for(t) >= self.settings.table_changed_s:
             return False
-        return fit_light(self._clear_ring[1], cells, use=self._ring).scale > self._unclear()
+        light = fit_light(self._clear_ring[1], cells, use=self._ring)
+        if light.scale <= self._unclear():
+            return False
+        # An arm covers ring cells that stand out of the table's own noise
+        # (simulated BITS 12: 10 of 28); a new exposure on a noisy table
+        # fits a little worse everywhere and stands out nowhere (BITS 1830:
+        # a black tile by the edge, the camera's exposure moved 20 %, one
+        # ring cell at most; waited out as an arm, the tile was missed).
+        floor = self._unclear() / FLOOR_TIMES
+        out = light.residual[self._ring] > self.settings.change_sigmas * floor
+        return int(out.sum()) >= ARM_CELLS
 
     def _beside_a_piece(self, changed: np.ndarray) -> bool:
         """Whether the ring's changed cells (``changed``: ring included) are

@@ -13,6 +13,7 @@ from device.track.rules import BitsReferee
 from device.track.tracker import BoardTracker
 from device.track.watch import SAME_PLACE_S, BoardWatch
 from vision.gridfit import GridFit
+from vision.motion import fit_light
 
 from .test_tracker import EMPTY6, observe, start_tile
 
@@ -103,6 +104,31 @@ def test_two_new_places_seen_on_each_look_are_both_remembered(table):
     assert watch._found_there_before(carried, later)
     # a place seen only now is not
     assert not watch._found_there_before(square - np.array([60, 0]), later)
+
+
+def test_an_arm_across_the_ring_stands_out_where_a_new_exposure_does_not(table):
+    # Simulated BITS 1830: a noisy webcam (JPEG, sensor noise), a black
+    # tile put down by the ramp's edge, and the camera's exposure moved by
+    # a fifth. The ring then fits one smooth light change a little worse
+    # than the table's usual (0.09 against a limit of 0.07) but no ring
+    # cell stands out of the noise; taken for an arm resting across the
+    # ring, the new look was waited out until the tile was missed. An arm
+    # (BITS 12: 10 of 28 ring cells far off, the fit 0.15) still is one.
+    watch = watch_of(table)
+    square = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float)
+    watch.fit = GridFit.from_corners(square, 6, 6)
+    rng = np.random.default_rng(5)
+    before = rng.uniform(40, 200, (8, 8, 3))  # the cells' means, ring included
+    watch._clear_ring = (watch.fit, before)
+    watch._scales.extend([0.035] * 100)  # this table's looks: a noisy one
+    exposed = before * 1.2 * np.exp(rng.normal(0, 0.08, (8, 8, 1)))
+    assert fit_light(before, exposed, use=watch._ring).scale > watch._unclear()
+    assert not watch._arm_across(exposed, 10.0)
+    arm = before.copy()
+    across = [(0, c) for c in range(8)] + [(r, 0) for r in range(1, 6)]
+    for k, (r, c) in enumerate(across):
+        arm[r, c] *= 0.5 if k % 2 else 1.8  # the sleeve's shade, the lit skin
+    assert watch._arm_across(arm, 10.0)
 
 
 def test_a_lamps_spot_on_an_empty_ramp_does_not_make_its_first_look_read_tiles():
