@@ -246,7 +246,8 @@ class BoardWatch:
         self._next_search = float("-inf")
         self._looked_at: float | None = None  # when the still board was last examined
         self._misses = 0  # searches in this still spell that found no grid
-        # A new place the grid was found in whose ring did not match: (corners, when).
+        # New places the grid was found in whose ring did not match, the
+        # last PLACES_KEPT: (corners, when first seen there).
         self._elsewhere: list[tuple[np.ndarray, float]] = []
         self._new_light = False  # adopt the white balance of the next observation
         self._verified = False  # the locator confirmed the grid in this still spell

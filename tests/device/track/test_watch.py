@@ -112,8 +112,8 @@ def test_an_arm_across_the_ring_stands_out_where_a_new_exposure_does_not(table):
     # a fifth. The ring then fits one smooth light change a little worse
     # than the table's usual (0.09 against a limit of 0.07) but no ring
     # cell stands out of the noise; taken for an arm resting across the
-    # ring, the new look was waited out until the tile was missed. An arm
-    # (BITS 12: 10 of 28 ring cells far off, the fit 0.15) still is one.
+    # ring, the new look was waited out for four seconds. An arm (BITS 12:
+    # 10 of 28 ring cells far off, the fit 0.15) still is one.
     watch = watch_of(table)
     square = np.array([[100, 100], [400, 100], [400, 400], [100, 400]], float)
     watch.fit = GridFit.from_corners(square, 6, 6)
