@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import logging
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
@@ -710,6 +710,17 @@ class BoardTracker:
                 return True
         return False
 
+    def _read_as_another(self, rows: Sequence[str], obs: Observation) -> Iterator[tuple[Cell, str]]:
+        """The new cells of ``rows`` that the reader reads as a tile other
+        than the one ``rows`` puts there (not empty, not unsure), each with
+        the code read."""
+        assert self.known is not None
+        empty = self.referee.empty
+        for r, c in new_cells(self.known, list(rows), empty):
+            read = str(obs.codes[r, c])
+            if read not in (empty, "?", rows[r][c]):
+                yield (r, c), read
+
     def _beyond_reach(self, rows: list[str], obs: Observation) -> dict[Cell, tuple[str, ...]]:
         """The new cells of ``rows`` read surely as another tile's colour
         that fits (within the palette's ``max_distance``), where the code
@@ -727,9 +738,8 @@ class BoardTracker:
         if not self.referee.is_piece("".join(str(obs.codes[cell]) for cell in fresh)):
             return {}
         out: dict[Cell, tuple[str, ...]] = {}
-        for r, c in fresh:
-            read = str(obs.codes[r, c])
-            if not obs.sure[r, c] or read in (empty, "?", rows[r][c]):
+        for (r, c), read in self._read_as_another(rows, obs):
+            if not obs.sure[r, c]:
                 continue
             fits = obs.distance_of((r, c), read) <= obs.max_distance
             if fits and obs.distance_of((r, c), rows[r][c]) > obs.max_distance:
@@ -748,13 +758,8 @@ class BoardTracker:
         a question; so is one that fits neither (both beyond the palette's
         ``max_distance``: simulated BITS 205, a second grey tile read 43 ΔE
         from grey and 55 from the card's purple, taken for the card's)."""
-        assert self.known is not None
-        empty = self.referee.empty
         out: dict[Cell, tuple[str, ...]] = {}
-        for r, c in new_cells(self.known, rows, empty):
-            read = str(obs.codes[r, c])
-            if read in (empty, "?", rows[r][c]):
-                continue
+        for (r, c), read in self._read_as_another(rows, obs):
             fit = obs.distance[r, c, obs.alphabet.index(read)]
             lost = min(fit, obs.distance_of((r, c), rows[r][c])) > obs.max_distance
             if obs.sure[r, c] or fit <= obs.min_margin or lost:
@@ -812,12 +817,9 @@ class BoardTracker:
         1811: a second neutral tile read surely grey, 9.7 ΔE, the card's
         yellow 29 ΔE behind, was recorded as the card's yellow double, and
         the real one after it as a tile too many)."""
-        assert self.known is not None
-        empty = self.referee.empty
         reach = CANDIDATE_MARGINS * obs.min_margin
-        for r, c in new_cells(self.known, list(rows), empty):
-            read = str(obs.codes[r, c])
-            if not obs.sure[r, c] or read in (empty, "?", rows[r][c]):
+        for (r, c), read in self._read_as_another(rows, obs):
+            if not obs.sure[r, c]:
                 continue
             if obs.distance_of((r, c), rows[r][c]) - obs.distance_of((r, c), read) > reach:
                 return True

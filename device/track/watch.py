@@ -869,9 +869,9 @@ class BoardWatch:
         # Seen from a new angle a few ring cells catch the light differently;
         # a wrong fit (say, fooled by a hand) matches hardly any. Unless the
         # grid we hold was itself a poor fit: then the better one wins.
-        doubtful = self.fit.quality < MOVE_QUALITY <= fit.quality
-        unlike = not doubtful and (light.scale > self._unclear() or ring.mean() > RING_OUTLIERS)
         convincing = fit.quality >= MOVE_QUALITY
+        doubtful = convincing and self.fit.quality < MOVE_QUALITY
+        unlike = not doubtful and (light.scale > self._unclear() or ring.mean() > RING_OUTLIERS)
         if unlike and not (convincing and self._found_there_before(corners, t)):
             # Not the board we knew: wait for a clearer look. A grid the
             # locator is not convinced of must show the ring as it was: on
