@@ -30,6 +30,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from device.track.vote import Observation
 from vision.glare import Highlight
 from vision.gridfit import GridFit
 from vision.locate import locate_grid
@@ -249,6 +250,23 @@ def slide_turn(
     # track lost in the arm's shadow), the next tiles' rest will tell.
     lead = gravity[order[0]]
     return order[0], [k for k in order[1:] if gravity[k] > lead - SLIDE_LEAD]
+
+
+def tiles_seen(obs: Observation, held: Sequence[str] = ()) -> np.ndarray:
+    """The cells (rows, cols) bool that lie under tiles as far as the way up
+    can tell: those the game holds, and new cells read as a tile (or
+    unsure) that join another new cell. A tile covers two cells;
+    a lone cell read as a colour is a misread (simulated BITS 1896: a lamp's
+    glare in the top corner, read as a tile's cell, rested better turned a
+    quarter and turned the whole game's board around)."""
+    rows = int(obs.codes.shape[0])
+    known = np.zeros(obs.codes.shape, bool)
+    if len(held) == rows:
+        known = np.array([[ch != "." for ch in row] for row in held], bool)
+    new = np.asarray((obs.codes != ".") | ~obs.sure, bool) & ~known
+    _, label, stats, _ = cv2.connectedComponentsWithStats(new.astype(np.uint8), connectivity=4)
+    paired = np.asarray(stats[label, cv2.CC_STAT_AREA] >= 2)
+    return np.asarray(known | (new & paired), bool)
 
 
 def wrong_way(filled: np.ndarray, turn: int, held: Sequence[str] = ()) -> float:

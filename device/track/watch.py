@@ -41,6 +41,7 @@ from device.track.observe import (
     orient_like,
     read_board,
     slide_turn,
+    tiles_seen,
     turned,
     with_corners,
     wrong_way,
@@ -71,8 +72,11 @@ log = logging.getLogger(__name__)
 
 Event = dict[str, Any]
 # A corrected board that matches the ramp only turned, by this many more cells
-# than as it is: the way up was wrong.
-TURN_CELLS = 3
+# than as it is: the way up was wrong. More than a look may differ from the
+# game as it is for no fault of the way up: the tile just put down and a
+# misread cell (three; simulated BITS 1902, a ramp nearly the same half
+# turned, won by three and was turned mid-game).
+TURN_CELLS = 4
 # ... while the look differs from it, so turned, in at most this many cells:
 # the tile just put down (two) and two misread ones (simulated BITS 1738:
 # a cell of the ramp's edge read grey; with the new tile, three cells off,
@@ -541,8 +545,8 @@ class BoardWatch:
         if self._open_turn:
             obs, patch = self._settle_turn(obs, image, patch)
         elif self._alt_turn is not None:
-            filled = (obs.codes != ".") | ~obs.sure
-            doubt = wrong_way(filled, self._alt_turn, self.tracker.referee.accepted() or ())
+            held = self.tracker.referee.accepted() or ()
+            doubt = wrong_way(tiles_seen(obs, held), self._alt_turn, held)
             if doubt >= 1.0:
                 return self._turn_around(t)
             if doubt <= -1.0:
@@ -712,10 +716,17 @@ class BoardWatch:
         held = np.array([[ch != "." for ch in row] for row in known], bool)
         if np.count_nonzero(held) < 2:
             return 0
-        covered = obs.codes != "."
-        agree = [int(np.count_nonzero(np.rot90(covered, k) == held)) for k in range(4)]
-        best = int(np.argmax(agree))
-        if best and agree[best] >= held.size - TURN_SLACK and agree[best] >= agree[0] + TURN_CELLS:
+        # Only cells read surely count, either way: under a new lamp a row of
+        # black tiles read unsure as the ramp made a board heavy with them
+        # match its half-turn better than itself (simulated BITS 1902: turned
+        # mid-game, every later tile judged in the wrong place).
+        covered, sure = obs.codes != ".", obs.sure
+        differ = [
+            int(np.count_nonzero((np.rot90(covered, k) != held) & np.rot90(sure, k)))
+            for k in range(4)
+        ]
+        best = int(np.argmin(differ))
+        if best and differ[best] <= TURN_SLACK and differ[best] + TURN_CELLS <= differ[0]:
             log.info("board %s: the game's board lies turned %d: turning", self.board, best)
             return best
         return 0

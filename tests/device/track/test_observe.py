@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from device.track.observe import slide_turn, wrong_way
+from device.track.observe import slide_turn, tiles_seen, wrong_way
+
+from .test_tracker import observe
 
 EMPTY = np.zeros((6, 6), bool)
 
@@ -80,3 +82,22 @@ def test_past_the_first_tiles_the_way_up_is_no_longer_in_question():
     assert wrong_way(hanging, 1, full_round) == float("-inf")
     three_tiles = ["......"] * 5 + ["######"]
     assert wrong_way(hanging, 1, three_tiles) >= 1.0
+
+
+def test_a_lone_cell_read_as_a_tile_does_not_say_the_way_up():
+    # Simulated BITS 1896: the start tile flat in the bottom-right corner
+    # (the frame says the picture is upright), and the lamp's glare in the
+    # top-right corner read as a tile's cell. Counted, that cell rested
+    # only turned a quarter, and the whole game was judged turned.
+    seen = observe([".....R", "......", "......", "......", "......", "....YY"])
+    held = ["......"] * 5 + ["....YY"]
+    assert wrong_way((seen.codes != "."), 3, held) >= 1.0  # what went wrong
+    filled = tiles_seen(seen, held)
+    assert filled.tolist() == cells(*held).tolist()
+    assert wrong_way(filled, 3, held) < 1.0
+    # a new tile (two cells, one read unsure) counts: it may say the way up
+    doubted = observe([*held[:4], "....NN", "....YY"], unsure={(4, 4): "N."})
+    assert tiles_seen(doubted, held)[4, 4:].all()
+    # a lone cell beside a tile the game holds is no tile either
+    lone = observe([*held[:4], "....N.", "....YY"])
+    assert not tiles_seen(lone, held)[4, 4]

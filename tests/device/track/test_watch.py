@@ -63,6 +63,47 @@ def test_a_corrected_board_matches_turned_beside_the_next_tile_and_a_misread_cel
     assert watch._game_turn(observe(seen)) == 3
 
 
+def test_cells_read_unsure_never_turn_the_ramp(table):
+    # Simulated BITS 1902: a lamp came on; the bottom row of black tiles
+    # read unsure as the ramp, and cells at the top unsure as tiles. The
+    # unsure look matched the game's board half turned better than as it
+    # is, the ramp was turned mid-game, and every tile after was judged in
+    # the wrong place. Only what is read surely may turn it.
+    watch = watch_of(table)
+    tile = start_tile(table)
+    standing = [*EMPTY6[:4], tile[0] + ".....", tile[1] + "....."]
+    table.apply({"type": "place", "player": 0, "rows": standing})
+    seen = [".....N", ".....N", *EMPTY6[:4]]
+    doubts = {(0, 5): "N.", (1, 5): "N.", (4, 0): "." + tile[0], (5, 0): "." + tile[1]}
+    assert watch._game_turn(observe(seen, unsure=doubts)) == 0
+    # read surely so, the ramp is the other way up: turned
+    assert watch._game_turn(observe(seen)) == 2
+
+
+def test_a_look_that_differs_by_the_new_tile_and_a_misread_does_not_turn_the_ramp(table):
+    # Simulated BITS 1902, its look at 96.8 s: the game's board is nearly
+    # the same half turned. The look differs from it as it is in the purple
+    # tile just put down and one cell (an illegal tile's half, taken back,
+    # still read black under the new lamp); half turned, in no cell read
+    # surely. Neither says the ramp was the other way up all game.
+    watch = watch_of(table)
+    start_tile(table)
+    game = ["...KK.", ".K..R.", ".B..Y.", ".K..P.", ".Y.KP.", ".KKKK."]
+    for r, row in enumerate(game):
+        for c, code in enumerate(row):
+            table.apply({"type": "correct_cell", "player": 0, "cell": [r, c], "code": code})
+    assert watch.tracker.referee.accepted() == game
+    seen = [".PPKK.", ".K..R.", ".B..Y.", ".K..P.", ".Y..P.", "......"]
+    sure = ["ussuus", "uuuusu", "usuusu", "uusssu", "ssssss", "suuuus"]
+    doubts = {
+        (r, c): seen[r][c] + ("." if seen[r][c] != "." else "K")
+        for r in range(6)
+        for c in range(6)
+        if sure[r][c] == "u"
+    }
+    assert watch._game_turn(observe(seen, unsure=doubts)) == 0
+
+
 def test_an_empty_ramp_never_turns(table):
     watch = watch_of(table)
     lying = [*EMPTY6[:5], "RR...."]
