@@ -175,6 +175,8 @@ class BoardTracker:
         self.stale: set[Cell] = set()
         self.pending: Pending | None = None
         self.deferred = False  # the last observation waits for the game (NotNow)
+        # hands' visits over the board since it last settled (observe)
+        self._visits: int | None = 0
         self.doubt_colours_until = float("-inf")  # after a light change: ask, do not refuse
         self._unsure: dict[Cell, tuple[str, ...]] = {}
         self._crowd: tuple[tuple[str, ...], float] | None = None  # a big change, since when
@@ -258,6 +260,7 @@ class BoardTracker:
         t: float | None = None,
         faint: np.ndarray | None = None,
         hint: np.ndarray | None = None,
+        visits: int | None = None,
     ) -> list[Event]:
         """Take one observation. ``changed`` (rows, cols) bool: cells whose
         appearance changed since the last observation (None: no such
@@ -269,8 +272,28 @@ class BoardTracker:
         bool, with ``changed`` None: cells that changed in look across a
         change of light, too unsure a sign to read them by, enough to say
         where the card's tile went when the careful read leaves several
-        places open (:meth:`_open_drop`)."""
+        places open (:meth:`_open_drop`). ``visits``: how many spells of
+        movement over the board came since the last observation (None: not
+        counted); a drop the look missed needs one of its own
+        (:meth:`_after_unseen_drop`)."""
         t = obs.t if t is None else t
+        # Visits add up until the board settles (a placement recorded, or
+        # a look with nothing new): a look that only asked leaves them.
+        self._visits = None if visits is None or self._visits is None else self._visits + visits
+        events = self._observe(obs, changed, t, faint, hint)
+        if not self.deferred and self.pending is None and not self._unsure:
+            self._visits = 0
+        return events
+
+    def _observe(
+        self,
+        obs: Observation,
+        changed: np.ndarray | None,
+        t: float,
+        faint: np.ndarray | None,
+        hint: np.ndarray | None,
+    ) -> list[Event]:
+        """:meth:`observe`, the visits counted."""
         events = self.sync(t)
         self.deferred = self.known is None or self.seen is None
         if self.deferred:
@@ -553,6 +576,13 @@ class BoardTracker:
         named (no drop lies there but what they said)."""
         assert self.known is not None
         if outcome.kind != "illegal" or len(outcome.steps) != 1:
+            return None
+        if self._visits is not None and self._visits < 2:
+            # One hand's visit since the last look: a drop missed in it
+            # would be a second tile at once, never two legal ones
+            # (simulated BITS 1893: the card's black double "missed" on the
+            # print under a new lamp, read black and print within 1 ΔE, and
+            # the wrong tile just put down passed as the next card's).
             return None
         empty = self.referee.empty
         fresh = set(new_cells(self.known, list(outcome.rows), empty))  # old rounds' tiles aside

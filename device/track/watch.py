@@ -71,6 +71,9 @@ from vision.reader import Reading
 log = logging.getLogger(__name__)
 
 Event = dict[str, Any]
+# The count of hands' visits when nobody counted them (the view was just
+# found): as many as a missed drop could need.
+UNCOUNTED = 1_000
 # A corrected board that matches the ramp only turned, by this many more cells
 # than as it is: the way up was wrong. More than a look may differ from the
 # game as it is for no fault of the way up: the tile just put down and a
@@ -255,6 +258,11 @@ class BoardWatch:
         self._elsewhere: list[tuple[np.ndarray, float]] = []
         self._new_light = False  # adopt the white balance of the next observation
         self._verified = False  # the locator confirmed the grid in this still spell
+        # Spells of movement over the board since the tracker's last
+        # observation (UNCOUNTED after a first look: anything may have
+        # happened); see BoardTracker.observe's ``visits``.
+        self._visits = UNCOUNTED
+        self._moving = False
         self._searched: float | None = None  # when the locator last looked for a knocked view
         self._shaken_at: float | None = None  # when the whole picture was last compared
         # The ring as last seen clear of arms (it matched the reference), and
@@ -315,7 +323,11 @@ class BoardWatch:
             return self._search(image, t)
         s = self.settings
         patch = board_patch(image, self.fit.homography, self.rows, self.cols, s.px, s.margin)
-        if self.gate.update(block_means(patch, s.px // 2), t):
+        moving = self.gate.update(block_means(patch, s.px // 2), t)
+        if moving and not self._moving:
+            self._visits += 1
+        self._moving = moving
+        if moving:
             if self._open_turn and self._reference is not None:
                 # the first tile's way in: where its colour shows while it moves
                 self._motion.append(
@@ -565,9 +577,11 @@ class BoardWatch:
                 )
                 turned = [{"type": "turned", "t": t, "board": self.board, "quarter_turns": turn}]
         faint = None if self._changed is None else self._faint
+        visits = None if self._visits >= UNCOUNTED else self._visits
         events = turned + self.tracker.observe(
-            obs, self._changed, t, faint=faint, hint=self._lit_changed
+            obs, self._changed, t, faint=faint, hint=self._lit_changed, visits=visits
         )
+        self._visits = 0  # the tracker keeps the count from here
         if not self.tracker.deferred:
             self._reference = self._cells_and_edges(patch)
             self._keep_view(image)
@@ -597,6 +611,7 @@ class BoardWatch:
         "what changed" hint."""
         assert self.fit is not None
         self._forget_highlight()
+        self._visits = UNCOUNTED
         if self.turn is None or self.profile is None:
             self._orient_and_calibrate(image)
         self._changed = self._lit_changed = None

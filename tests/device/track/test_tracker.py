@@ -238,30 +238,50 @@ def _next_card(table: Table, first: list[str]) -> str:
 
 
 def _unseen_then(
-    tracker: BoardTracker, tile: str, second: str, both_torn: bool = False
+    tracker: BoardTracker,
+    tile: str,
+    second: str,
+    both_torn: bool = False,
+    visits: int | None = None,
 ) -> list[dict]:
     """``tile`` dropped flat at the left where its look hardly changed (one
     half read surely, the other torn with the print, likelier the tile: a
     black double on the dark print; ``both_torn``: both halves torn), then
-    ``second`` flat at the right, seen changing."""
+    ``second`` flat at the right, seen changing; ``visits``: the hands'
+    visits over the board the watch counted since the last look."""
     after = [*EMPTY6[:5], tile + ".." + second]
     changed = np.zeros((6, 6), bool)
     changed[5, 4:] = True
     torn = {(5, 1): (tile[1], ".")}
     if both_torn:
         torn[(5, 0)] = (tile[0], ".")
-    return tracker.observe(observe(after, unsure=torn), changed=changed)
+    return tracker.observe(observe(after, unsure=torn), changed=changed, visits=visits)
 
 
+@pytest.mark.parametrize("visits", [None, 2], ids=["not_counted", "two_visits"])
 @pytest.mark.parametrize("both_torn", [False, True], ids=["one_half_sure", "both_torn"])
-def test_a_drop_the_look_missed_then_the_next_cards_tile_are_both_placed(table, both_torn):
+def test_a_drop_the_look_missed_then_the_next_cards_tile_are_both_placed(table, both_torn, visits):
     tracker = bits(table)
     tile = start_tile(table)
     card = _next_card(table, _bottom_left(tile))
-    events = _unseen_then(tracker, tile, card, both_torn)
+    events = _unseen_then(tracker, tile, card, both_torn, visits)
     assert [e["type"] for e in events] == ["placed", "placed"]
     assert events[0]["cells"] == [[5, 0], [5, 1]] and events[1]["cells"] == [[5, 4], [5, 5]]
     assert table.game.view()["players"][0]["board"] == [*EMPTY6[:5], tile + ".." + card]
+
+
+def test_no_drop_is_missed_in_the_one_visit_that_brought_the_tile_seen(table):
+    # Simulated BITS 1893: a lamp had just come on, the black print read
+    # black and print within 1 ΔE, and a wrong tile went down. One hand's
+    # visit since the last look: the card's black double could not also
+    # have gone down unseen in it (that would be two tiles at once). The
+    # wrong tile is refused, not passed as the next card's.
+    tracker = bits(table)
+    tile = start_tile(table)
+    card = _next_card(table, _bottom_left(tile))
+    events = _unseen_then(tracker, tile, card, both_torn=True, visits=1)
+    assert [(e["type"], e["reason"]) for e in events] == [("illegal", "wrong_tile")]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
 def _card_after(table: Table, boards: list[list[str]]) -> str:
