@@ -427,7 +427,43 @@ class BoardTracker:
         whole = self._restless - self._partial(sorted({*self._restless, *fresh}))
         self.stale -= whole
         self._restless -= whole
+        self._refused_gone(grid, unsure, obs)
         return ["".join(row) for row in grid], unsure
+
+    def _refused_gone(
+        self, grid: list[list[str]], unsure: dict[Cell, tuple[str, ...]], obs: Observation
+    ) -> None:
+        """A refused tile is taken back whole: once one of its cells reads
+        surely as the game's board there, the others kept only because
+        their colour still fits (not read surely as the tile) go back to the
+        game's board too (``grid`` and ``unsure`` in place). Simulated BITS
+        1902: a tile refused, taken back as a lamp came on; its top half
+        read the ramp, its black half read the print but kept, black within
+        reach under the new light, and the next tile counted with it as
+        two at once."""
+        assert self.known is not None
+        pending = self.pending
+        if pending is None or pending.kind != "illegal":
+            return
+        empty = self.referee.empty
+        cells = new_cells(self.known, list(pending.rows), empty)
+        gone = [
+            (r, c)
+            for r, c in cells
+            if obs.sure[r, c] and str(obs.codes[r, c]) == self.known[r][c] == grid[r][c]
+        ]
+        if not gone:
+            return
+        assert self.seen is not None
+        for r, c in cells:
+            held = obs.sure[r, c] and str(obs.codes[r, c]) == pending.rows[r][c]
+            if grid[r][c] == pending.rows[r][c] and not held:
+                grid[r][c] = self.known[r][c]
+                unsure.pop((r, c), None)
+                # and so it was last seen: a look that judges nothing (an
+                # unclear one, under the new light) must not keep it
+                row = self.seen[r]
+                self.seen[r] = row[:c] + self.known[r][c] + row[c + 1 :]
 
     def _beside_sure_new(self, obs: Observation, grid: list[list[str]]) -> set[Cell]:
         """On a look with no "what changed" hint (after a knock): the cells

@@ -123,6 +123,28 @@ def test_half_of_a_refused_tile_still_in_view_as_it_is_taken_away_is_no_new_move
     assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
+def test_a_refused_tile_half_seen_gone_under_a_new_light_is_gone_whole(table):
+    # Simulated BITS 1902: a refused tile was taken back as a lamp came on.
+    # The careful look after it read one half surely as the ramp; the other
+    # half read the ramp too, but the tile's colour still fit it under the
+    # new light, and it was kept. The next tile then counted with that
+    # half as two tiles at once.
+    tracker = bits(table)
+    tile = start_tile(table)
+    floating = [*EMPTY6[:3], tile + "....", *EMPTY6[4:]]
+    tracker.observe(observe(floating), changed=_mask(floating, EMPTY6))
+    tracker.doubt_colours_until = 10.0  # a new light: the look is careful
+    gone = observe(EMPTY6)
+    gone.distance[3, 1, BITS.index(tile[1])] = 8.0  # the tile's colour still in reach
+    tracker.observe(gone, changed=None, t=1.0)
+    after = _bottom_left(tile)
+    events = tracker.observe(observe(after), changed=_mask(after, EMPTY6), t=2.0)
+    assert [(e["type"], e["cells"]) for e in events if e["type"] != "cleared"] == [
+        ("placed", [[5, 0], [5, 1]])
+    ]
+    assert table.game.view()["players"][0]["board"] == after
+
+
 def test_the_cards_tile_settles_a_near_tie(table):
     tracker = bits(table)
     tile = start_tile(table)  # a double, e.g. "RR"
