@@ -1255,7 +1255,14 @@ class BoardTracker:
                 if drop is not None:
                     self._recheck |= set(new_cells(self.known or [], drop, self.referee.empty))
                 return self._act(sure, obs.lab, t, settled=False)
-            outcomes = [self._outcome(b) for _, b in self._combinations(board, unsure)]
+            combos = [(choice, self._outcome(b)) for choice, b in self._combinations(board, unsure)]
+            taken = self._taken_away(unsure, combos)
+            if taken is not None:
+                # The refused tile taken off as a lamp came on (simulated
+                # BITS 1899: its cells read the print first, the card's black
+                # double a close second, and the card settled the tie).
+                return self._act(taken, obs.lab, t, settled=False)
+            outcomes = [o for _, o in combos]
             fits = {o.key(): o for o in outcomes if o.kind == "legal"}
             if len(fits) == 1:
                 return self._act(next(iter(fits.values())), obs.lab, t, settled=True)

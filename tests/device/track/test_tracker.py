@@ -145,6 +145,24 @@ def test_a_refused_tile_half_seen_gone_under_a_new_light_is_gone_whole(table):
     assert table.game.view()["players"][0]["board"] == after
 
 
+def test_a_refused_tile_taken_off_as_a_lamp_comes_on_is_gone_not_the_card_placed(table):
+    # Simulated BITS 1899: a refused tile taken off just as a lamp came on.
+    # The careful look after the new light read its cells as the print
+    # first, the card's black double a close second; the card settled the
+    # tie and a drop nobody made was recorded.
+    tracker = bits(table)
+    tile = start_tile(table)
+    wrong = next(c + c for c in "RYBPK" if c + c not in (tile, tile[::-1]))
+    refused = _bottom_left(wrong)
+    events = tracker.observe(observe(refused), changed=_mask(refused, EMPTY6))
+    assert [(e["type"], e["reason"]) for e in events] == [("illegal", "wrong_tile")]
+    tracker.doubt_colours_until = 10.0  # a new light: the look is careful
+    doubts = {(5, 0): "." + tile[0], (5, 1): "." + tile[1]}
+    events = tracker.observe(observe(EMPTY6, unsure=doubts), changed=None, t=1.0)
+    assert "placed" not in [e["type"] for e in events]
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
 def test_the_cards_tile_settles_a_near_tie(table):
     tracker = bits(table)
     tile = start_tile(table)  # a double, e.g. "RR"
