@@ -1282,7 +1282,7 @@ class BoardTracker:
             if (
                 clear is not None
                 and clear.kind == "illegal"
-                and t >= self.doubt_colours_until
+                and (t >= self.doubt_colours_until or self._partly_far(clear, obs))
                 and self._one_clear_piece(clear, obs, far=False)
                 and not self._one_clear_piece(clear, obs)
             ):
@@ -1291,7 +1291,11 @@ class BoardTracker:
                 # is not the print under a new lamp): a black tile on the
                 # dark print, seen after a knock (simulated BITS 1661: a
                 # black double in mid-air, 0.6 ΔE from black and 6.7 from
-                # the print, set aside, then taken away unjudged). Ask.
+                # the print, set aside, then taken away unjudged). Ask. So
+                # under a new lamp, when one of its cells is far from any
+                # print (simulated BITS 1895: a red and black wrong tile put
+                # down as the lamp came on, its black half near the print,
+                # set aside and taken away unjudged).
                 log.info("board %s: a piece against the rules near the print's colour", self.board)
                 cells = new_cells(self.known or [], list(clear.rows), self.referee.empty)
                 tile_or_print: dict[Cell, tuple[str, ...]] = {
@@ -1786,6 +1790,14 @@ class BoardTracker:
             and (not far or obs.distance_of(cell, empty) > obs.max_distance)
             for cell in cells
         )
+
+    def _partly_far(self, outcome: Outcome, obs: Observation) -> bool:
+        """Whether a new cell of ``outcome`` reads farther from the print's
+        colour than any colour that fits: no lamp makes the print look so."""
+        assert self.known is not None
+        empty = self.referee.empty
+        cells = new_cells(self.known, list(outcome.rows), empty)
+        return any(obs.distance_of(cell, empty) > obs.max_distance for cell in cells)
 
     def _partial(self, cells: Sequence[Cell]) -> set[Cell]:
         """The cells of ``cells`` in edge-connected groups smaller than one

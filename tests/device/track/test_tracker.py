@@ -163,6 +163,27 @@ def test_a_refused_tile_taken_off_as_a_lamp_comes_on_is_gone_not_the_card_placed
     assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
+def test_a_wrong_tile_half_far_from_any_print_under_a_new_lamp_is_asked_not_set_aside(table):
+    # Simulated BITS 1895: a red and black wrong tile put down just as a
+    # lamp came on. Its black half read near the print's colour, which a
+    # new lamp can make look black, so the piece was set aside unjudged and
+    # taken away unseen. Its red half no lamp makes of the print: asked.
+    tracker = bits(table)
+    tile = start_tile(table)
+    wrong = next(a + "K" for a in "RYBP" if a + "K" not in (tile, tile[::-1]))
+    seen = [*EMPTY6[:4], wrong[0] + ".....", wrong[1] + "....."]
+    obs = observe(seen)
+    obs.distance[5, 0, BITS.index(".")] = 6.0  # the black half near the print
+    tracker.doubt_colours_until = 10.0  # a new light: the look is careful
+    events = tracker.observe(obs, changed=None, t=1.0)
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[4, 0], [5, 0]])]
+    # with both halves near the print it may be the print: set aside
+    tracker = bits(table)
+    obs.distance[4, 0, BITS.index(".")] = 6.0
+    tracker.doubt_colours_until = 10.0
+    assert tracker.observe(obs, changed=None, t=1.0) == []
+
+
 def test_the_cards_tile_settles_a_near_tie(table):
     tracker = bits(table)
     tile = start_tile(table)  # a double, e.g. "RR"
