@@ -277,8 +277,9 @@ class BoardTracker:
         counted); a drop the look missed needs one of its own
         (:meth:`_after_unseen_drop`)."""
         t = obs.t if t is None else t
-        # Visits add up until the board settles (a placement recorded, or
-        # a look with nothing new): a look that only asked leaves them.
+        # Visits add up until the board settles (nothing deferred, asked or
+        # refused and still lying there): a look that only asked, or a
+        # refusal not yet taken back, leaves them.
         self._visits = None if visits is None or self._visits is None else self._visits + visits
         events = self._observe(obs, changed, t, faint, hint)
         if not self.deferred and self.pending is None and not self._unsure:
