@@ -618,7 +618,7 @@ class BoardTracker:
             # One hand's visit since the last look: a drop missed in it
             # would be a second tile at once, never two legal ones
             # (simulated BITS 1893: the card's black double "missed" on the
-            # print under a new lamp, read black and print within 1 ΔE, and
+            # print under a new lamp, black and the print within 2.5 ΔE, and
             # the wrong tile just put down passed as the next card's).
             return None
         empty = self.referee.empty

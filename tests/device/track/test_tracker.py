@@ -333,7 +333,7 @@ def test_a_drop_the_look_missed_then_the_next_cards_tile_are_both_placed(table, 
 
 def test_no_drop_is_missed_in_the_one_visit_that_brought_the_tile_seen(table):
     # Simulated BITS 1893: a lamp had just come on, the black print read
-    # black and print within 1 ΔE, and a wrong tile went down. One hand's
+    # black and print within 2.5 ΔE, and a wrong tile went down. One hand's
     # visit since the last look: the card's black double could not also
     # have gone down unseen in it (that would be two tiles at once). The
     # wrong tile is refused, not passed as the next card's.
