@@ -1786,19 +1786,21 @@ class BoardTracker:
         if len(cells) != self.referee.piece_cells or self._partial(cells):
             return False
         return all(
-            obs.sure[cell]
-            and self._believed_empty(cell)
-            and (not far or obs.distance_of(cell, empty) > obs.max_distance)
+            obs.sure[cell] and self._believed_empty(cell) and (not far or self._far(cell, obs))
             for cell in cells
         )
 
+    def _far(self, cell: Cell, obs: Observation) -> bool:
+        """Whether ``cell`` reads farther from the print's colour than any
+        colour that fits (the palette's ``max_distance``): no lamp makes
+        the print look so."""
+        return obs.distance_of(cell, self.referee.empty) > obs.max_distance
+
     def _partly_far(self, outcome: Outcome, obs: Observation) -> bool:
-        """Whether a new cell of ``outcome`` reads farther from the print's
-        colour than any colour that fits: no lamp makes the print look so."""
+        """Whether a new cell of ``outcome`` reads far from the print (:meth:`_far`)."""
         assert self.known is not None
-        empty = self.referee.empty
-        cells = new_cells(self.known, list(outcome.rows), empty)
-        return any(obs.distance_of(cell, empty) > obs.max_distance for cell in cells)
+        cells = new_cells(self.known, list(outcome.rows), self.referee.empty)
+        return any(self._far(cell, obs) for cell in cells)
 
     def _partial(self, cells: Sequence[Cell]) -> set[Cell]:
         """The cells of ``cells`` in edge-connected groups smaller than one
