@@ -180,13 +180,24 @@ def _widths(
         return widths, measured
     table = np.median(np.concatenate(far), axis=0)
     start, last_run = int(near * px), round(run * px)
+    # the board just outside the grid on each edge (past the grid's outer line)
+    frames = np.median(lines[:, max(1, px // 8) : start + 1], axis=1)
+    apart = np.linalg.norm(frames - table, axis=1) >= FRAME_CONTRAST
     for k in range(4):
         if extent[k] <= start + last_run:
             continue
-        # the board just outside the grid (past the grid's outer line)
-        frame = np.median(lines[k, max(1, px // 8) : start + 1], axis=0)
-        if np.linalg.norm(frame - table) < FRAME_CONTRAST:
-            continue
+        frame = frames[k]
+        if not apart[k]:
+            # Dark there as the table: a shadow across the strip beside the
+            # grid (a side wall's, or a band across the whole ramp), not a
+            # frame of another material. The ramp is one material all
+            # round: the other edges' frame says what board looks like
+            # (simulated BITS 2008: the left strip in shadow left its edge
+            # unmeasured, the top's lead counted for nothing, and the
+            # first tile was recorded a quarter turn off).
+            if not apart.any():
+                continue
+            frame = np.median(frames[apart], axis=0)
         seen = lines[k, start : extent[k]]
         tablelike = np.linalg.norm(seen - table, axis=1) < np.linalg.norm(seen - frame, axis=1)
         board = np.flatnonzero(~tablelike)

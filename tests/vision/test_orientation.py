@@ -140,3 +140,17 @@ def test_something_board_like_beyond_every_reach_is_not_the_top():
     assert measured.tolist() == [True, True, False, True]
     assert widths[2] == pytest.approx(3.0)  # board-like as far as it looked
     assert top_edge(widths, measured) == (1, 0.5)  # the drop zone, half sure
+
+
+def test_a_frame_in_shadow_beside_the_grid_is_measured_by_the_others():
+    # The strip left of the grid lies in a shadow as dark as the table,
+    # the frame beyond it in the light (simulated BITS 2008: that edge went
+    # unmeasured, the top's clear lead counted for nothing, and the first
+    # tile, flat in a corner, was recorded a quarter turn off).
+    image, homography = _framed((2.4, 0.9, 0.7, 0.9), (40, 40, 40), (60, 120, 170))
+    x0 = (300 - 6 * 20) // 2
+    image[x0 : x0 + 120, x0 - 10 : x0] = (62, 118, 172)  # half a cell of shadow
+    widths, measured = frame_widths(image, homography, 6, 6)
+    assert measured.all()
+    np.testing.assert_allclose(widths, [2.4, 0.9, 0.7, 0.9], atol=0.13)
+    assert top_edge(widths, measured) == (0, 1.0)
