@@ -197,6 +197,15 @@ class Profile:
             used += 1
             if n == 0:  # the first sample replaces the nominal; its scatter is unknown
                 continue
+            if d.min() > th.max_distance:
+                # Confirmed, though far from the colour: it says where the
+                # colour is, not how much the colour wanders. Counted in
+                # the scatter, one such cell widened the spread so far that
+                # every cell on the board came within reach of the code
+                # (simulated LITS 992: a red L under the lamp's glare,
+                # confirmed, left three bare cells in the glare read red,
+                # surely).
+                continue
             dist2 = float((th.lightness_weight * delta[0]) ** 2 + delta[1] ** 2 + delta[2] ** 2)
             # Running mean square distance, started from the palette's spread.
             var = spread[k] ** 2 + (dist2 - spread[k] ** 2) / (n + 2)

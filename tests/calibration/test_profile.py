@@ -8,6 +8,7 @@ import pytest
 from calibration.geometry import GridGeometry
 from calibration.palette import load_palette
 from calibration.profile import MEMORY, Profile, ProfileError
+from vision.classify import scores
 
 BITS = load_palette("bits")
 
@@ -170,3 +171,22 @@ def test_save_is_atomic(tmp_path):
     path = tmp_path / "p.toml"
     Profile.start(BITS, 6, 6).save(path)
     assert path.is_file() and not (tmp_path / "p.toml.tmp").exists()
+
+
+def test_a_confirmed_cell_far_from_its_colour_does_not_widen_its_spread():
+    # Simulated LITS 992: a red L put down under the lamp's glare read pale
+    # (L* 82-89) and was confirmed red. Its scatter counted, red's spread
+    # grew so wide that the bare print in the glare (L* 100, no red in it)
+    # came within reach of red and read red, surely.
+    p = Profile.start(BITS, 6, 6)
+    r = BITS.index("R")
+    red = np.array([50.0, 69.0, 52.0])
+    p.learn([("R", red + np.array([k, -k, k])) for k in (-1.0, 0.0, 1.0, 0.5)])
+    spread = p.palette.spread[r]
+    glare = [[82.0, 20.0, 37.0], [83.0, 26.0, 39.0], [89.0, 10.0, 36.0]]
+    before = p.palette.lab[r].copy()
+    assert p.learn([("R", g) for g in glare], trusted=True) >= 1  # (as far as the drift lets it)
+    assert p.palette.lab[r][0] > before[0] + 5  # the colour still moves: a confirmed cell
+    assert p.palette.spread[r] == pytest.approx(spread)
+    bare_in_glare = np.array([[101.0, -10.8, 29.8]])
+    assert scores(bare_in_glare, p.palette)[0, r] > p.palette.thresholds.max_distance
