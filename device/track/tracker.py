@@ -436,12 +436,12 @@ class BoardTracker:
     ) -> None:
         """A refused tile is taken back whole: once one of its cells reads
         surely as the game's board there, the others kept only because
-        their colour still fits (not read surely as the tile) go back to the
-        game's board too (``grid`` and ``unsure`` in place). Simulated BITS
-        1902: a tile refused, taken back as a lamp came on; its top half
-        read the ramp, its black half read the print but kept, black within
-        reach under the new light, and the next tile counted with it as
-        two at once."""
+        their colour still fits (not read surely as the tile), or read as
+        no colour at all, go back to the game's board too (``grid`` and
+        ``unsure`` in place). Simulated BITS 1902: a tile refused, taken
+        back as a lamp came on; its top half read the ramp, its black half
+        read the print but kept, black within reach under the new light,
+        and the next tile counted with it as two at once."""
         assert self.known is not None
         pending = self.pending
         if pending is None or pending.kind != "illegal":
@@ -458,7 +458,13 @@ class BoardTracker:
         assert self.seen is not None
         for r, c in cells:
             held = obs.sure[r, c] and str(obs.codes[r, c]) == pending.rows[r][c]
-            if grid[r][c] == pending.rows[r][c] and not held:
+            # A cell that fits no colour at all under a lamp's core says
+            # nothing either way: taken for what the rest of the tile says
+            # (simulated LITS 992: a refused L taken back under the glare,
+            # one cell read as no code within reach, its nearest a T, and
+            # refused as "not a tetromino").
+            lost = float(obs.distance[r, c].min()) > obs.max_distance
+            if (grid[r][c] == pending.rows[r][c] or lost) and not held:
                 grid[r][c] = self.known[r][c]
                 unsure.pop((r, c), None)
                 # and so it was last seen: a look that judges nothing (an

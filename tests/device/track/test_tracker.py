@@ -145,6 +145,28 @@ def test_a_refused_tile_half_seen_gone_under_a_new_light_is_gone_whole(table):
     assert table.game.view()["players"][0]["board"] == after
 
 
+def test_a_refused_tile_taken_back_with_a_cell_under_the_glare_reading_no_colour_is_gone(table):
+    # Simulated LITS 992: a refused piece taken back under a lamp's core.
+    # Its other cells read the board surely; one, in the glare, read no
+    # colour within reach (its nearest a colour the piece did not have,
+    # still far), and was refused as a new piece of one cell.
+    tracker = bits(table)
+    tile = start_tile(table)
+    floating = [*EMPTY6[:3], tile + "....", *EMPTY6[4:]]
+    tracker.observe(observe(floating), changed=_mask(floating, EMPTY6))
+    other, then = [c for c in "RYBP" if c != tile[1]][:2]
+    gone = observe(EMPTY6, unsure={(3, 1): other + then})  # the board not even a candidate
+    gone.codes[3, 1] = other
+    gone.distance[3, 1] = 80.0
+    gone.distance[3, 1, BITS.index(other)] = 50.0  # nearest, but beyond any code's reach
+    gone.distance[3, 1, BITS.index(then)] = 55.0
+    events = tracker.observe(gone, changed=_mask(floating, EMPTY6), t=1.0)
+    assert [e["type"] for e in events] == ["cleared"]
+    after = _bottom_left(tile)
+    events = tracker.observe(observe(after), changed=_mask(after, EMPTY6), t=2.0)
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 0], [5, 1]])]
+
+
 def test_a_refused_tile_taken_off_as_a_lamp_comes_on_is_gone_not_the_card_placed(table):
     # Simulated BITS 1899: a refused tile taken off just as a lamp came on.
     # The careful look after the new light read its cells as the print
