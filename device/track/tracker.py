@@ -71,6 +71,7 @@ KEEP_DISTANCE = 15.0
 # as another colour may be a wrong tile as well as a misread.
 UNCHANGED_COST = 25.0
 CHANGED_COST = 15.0
+FAINT_COST = CHANGED_COST / 2
 PLACED_LEAD = 5.0
 TIE_LEAD = 10.0
 FREE_LEAD = 25.0
@@ -542,6 +543,14 @@ class BoardTracker:
         # (nothing where it changed faintly beside a change: the other half
         # of a tile under the lamp's glare)
         unchanged = UNCHANGED_COST if faint is None else np.where(faint, 0.0, UNCHANGED_COST)
+        # ... and a faint change is half a change: "nothing" leaves it
+        # unexplained (simulated BITS 2046, lamp: a black double on the dark
+        # print, one half changed clearly, the other's symbol doubled its
+        # texture; both read nearer the print, and the card's tile at that
+        # very place lost to "nothing", the drop missed).
+        weak = np.zeros_like(looked) if faint is None else np.asarray(faint, bool) & free & ~held
+        weak &= ~looked
+        unchanged = np.where(weak, -FAINT_COST, unchanged)
         # A cell believed covered whose look changed costs a tile there
         # nothing either way: the old tile taken off and a new one put down
         # both change it (simulated BITS 226: a black double dropped onto a
@@ -550,7 +559,9 @@ class BoardTracker:
         moved = np.asarray(changed, bool) & free & held
         gain = gain + np.where(looked, -CHANGED_COST, np.where(moved, 0.0, unchanged))[..., None]
         gain[..., e] = 0.0
-        nothing = CHANGED_COST * float(np.count_nonzero(looked))
+        nothing = CHANGED_COST * float(np.count_nonzero(looked)) + FAINT_COST * float(
+            np.count_nonzero(weak)
+        )
         index = {code: k for k, code in enumerate(obs.alphabet)}
 
         def cost(rows: list[str]) -> float:

@@ -1631,6 +1631,28 @@ def test_without_a_faint_change_an_unchanged_half_is_no_tile(table):
     assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
+def test_a_faint_half_leaves_nothing_unexplained_when_both_halves_read_nearer_the_print(table):
+    # Simulated BITS 2046 (lamp): a black double on the dark print. The
+    # lower half changed in look, the upper half's symbol doubled its
+    # texture (a faint change); both read nearer the print than black by 6.
+    # "Nothing placed" left the faint change unexplained for free and won
+    # (15 against 12): the drop was missed and the next tile refused.
+    tracker = bits(table)
+    tracker.sync()
+    tile = start_tile(table)
+    obs = observe(EMPTY6, unsure={(5, 3): "." + tile[1], (4, 3): "." + tile[0]})
+    e = BITS.index(".")
+    for cell, code in (((5, 3), tile[1]), ((4, 3), tile[0])):
+        obs.distance[cell[0], cell[1], e] = 4.0
+        obs.distance[cell[0], cell[1], BITS.index(code)] = 10.0
+    changed = np.zeros((6, 6), bool)
+    changed[5, 3] = True
+    faint = np.zeros((6, 6), bool)
+    faint[4, 3] = True
+    events = tracker.observe(obs, changed, faint=faint)
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[4, 3], [5, 3]])]
+
+
 def test_a_look_after_a_knock_leaves_nothing_open_where_several_drops_could_be(table):
     # The whole floor unsure (a dark print all alike): no one drop stands
     # out, nothing is read again and nothing is placed.
