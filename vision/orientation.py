@@ -183,6 +183,7 @@ def _widths(
     # the board just outside the grid on each edge (past the grid's outer line)
     frames = np.median(lines[:, max(1, px // 8) : start + 1], axis=1)
     apart = np.linalg.norm(frames - table, axis=1) >= FRAME_CONTRAST
+    shared = np.median(frames[apart], axis=0) if apart.any() else None
     for k in range(4):
         if extent[k] <= start + last_run:
             continue
@@ -195,9 +196,9 @@ def _widths(
             # (simulated BITS 2008: the left strip in shadow left its edge
             # unmeasured, the top's lead counted for nothing, and the
             # first tile was recorded a quarter turn off).
-            if not apart.any():
+            if shared is None:
                 continue
-            frame = np.median(frames[apart], axis=0)
+            frame = shared
         seen = lines[k, start : extent[k]]
         tablelike = np.linalg.norm(seen - table, axis=1) < np.linalg.norm(seen - frame, axis=1)
         board = np.flatnonzero(~tablelike)

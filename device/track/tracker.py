@@ -464,7 +464,7 @@ class BoardTracker:
             # (simulated LITS 992: a refused L taken back under the glare,
             # one cell read as no code within reach, its nearest a T, and
             # refused as "not a tetromino").
-            lost = float(obs.distance[r, c].min()) > obs.max_distance
+            lost = _fits_nothing((r, c), obs)
             if (grid[r][c] == pending.rows[r][c] or lost) and not held:
                 grid[r][c] = self.known[r][c]
                 unsure.pop((r, c), None)
@@ -548,8 +548,9 @@ class BoardTracker:
         # print, one half changed clearly, the other's symbol doubled its
         # texture; both read nearer the print, and the card's tile at that
         # very place lost to "nothing", the drop missed).
-        weak = np.zeros_like(looked) if faint is None else np.asarray(faint, bool) & free & ~held
-        weak &= ~looked
+        weak = np.zeros_like(looked)
+        if faint is not None:
+            weak = np.asarray(faint, bool) & free & ~held & ~looked
         unchanged = np.where(weak, -FAINT_COST, unchanged)
         # A cell believed covered whose look changed costs a tile there
         # nothing either way: the old tile taken off and a new one put down
@@ -758,11 +759,7 @@ class BoardTracker:
         on all (simulated BITS 659). A cell that fits no colour within the
         palette's ``max_distance`` (a glint on a black tile) says nothing
         either way; one cell at least must fit."""
-        fitting = {
-            cell: code
-            for cell, code in drop.items()
-            if float(obs.distance[cell].min()) <= obs.max_distance
-        }
+        fitting = {cell: code for cell, code in drop.items() if not _fits_nothing(cell, obs)}
         offered = all(code in obs.candidates[r][c] for (r, c), code in fitting.items())
         first = {cell: str(obs.codes[cell]) == code for cell, code in fitting.items()}
         sure = any(obs.sure[cell] and f for cell, f in first.items())
@@ -2187,3 +2184,9 @@ class BoardTracker:
         """Whose alerts to clear: the BITS player of this ramp; all on a LITS board."""
         player = self.referee.alert_player()
         return player if isinstance(player, int) else None
+
+
+def _fits_nothing(cell: Cell, obs: Observation) -> bool:
+    """Whether ``cell`` reads beyond the palette's ``max_distance`` of every
+    code: a glint or a lamp's core, which says nothing of what lies there."""
+    return float(obs.distance[cell].min()) > obs.max_distance
