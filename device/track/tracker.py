@@ -427,6 +427,7 @@ class BoardTracker:
             and any(o != empty for o in obs.candidates[r][c])
         ]
         whole = self._restless - self._partial(sorted({*self._restless, *fresh}))
+        whole -= self._not_expected(whole, fresh, grid)
         self.stale -= whole
         self._restless -= whole
         self._refused_gone(grid, unsure, obs)
@@ -1815,6 +1816,33 @@ class BoardTracker:
         assert self.known is not None
         cells = new_cells(self.known, list(outcome.rows), self.referee.empty)
         return any(self._far(cell, obs) for cell in cells)
+
+    def _not_expected(
+        self, whole: set[Cell], fresh: Sequence[Cell], grid: list[list[str]]
+    ) -> set[Cell]:
+        """Cells of ``whole`` (old tiles whose every cell changed in look but
+        still reads its old colour) in a piece the game does not expect now:
+        colours that are neither the card's tile nor the neutral one. A tile
+        put down exactly where an old one of the same colours still lies is
+        the card's tile (put down again after an undo, or on print misread as
+        its colour); anything else there is the old tile under a passing
+        glint or shadow (simulated BITS 2052: the last round's yellow double,
+        not yet swept, changed in look as the first round's start tile was
+        due, and was asked about, then refused as the wrong tile). Without a
+        known card nothing is ruled out."""
+        if not whole:
+            return set()
+        marked = with_cells(
+            [self.referee.empty * len(row) for row in self.known or []],
+            dict.fromkeys([*whole, *fresh], "#"),
+        )
+        out: set[Cell] = set()
+        for _, group in regions(marked, "#"):
+            hints = self.referee.likely_codes(sorted(group))
+            old = group & whole
+            if hints and any(grid[r][c] not in hints for r, c in old):
+                out |= old
+        return out
 
     def _partial(self, cells: Sequence[Cell]) -> set[Cell]:
         """The cells of ``cells`` in edge-connected groups smaller than one

@@ -784,6 +784,37 @@ def test_an_old_tile_whose_look_changes_but_still_reads_its_colour_stays_old(tab
     assert tracker.stale == {(5, 0), (5, 1)}
 
 
+def test_a_whole_old_tile_changing_in_look_in_colours_not_due_stays_old(table):
+    # Two tiles recorded, then taken back by the game (a round ended: the
+    # next round's start tile is due) while they still lie on the ramp. A
+    # glint moves over the upper tile: both its cells change in look and
+    # still read its colours, which are not the tile due now. That is the
+    # old tile, not a wrong tile dropped exactly onto it (simulated BITS
+    # 2052: the last round's yellow double was asked about as the start
+    # tile was due, and refused as "the wrong tile" once confirmed).
+    from engine.bits import Game
+
+    tracker = bits(table)
+    tile = start_tile(table)
+    probe = Game.new(table.game.setup)
+    first = [*EMPTY6[:5], tile + "...."]
+    probe.apply({"type": "place", "player": 0, "rows": first})
+    card = probe.view()["card"]
+    assert set(card) - set(tile), "the second tile must show a colour the start tile has not"
+    second = [*EMPTY6[:3], card[0] + ".....", card[1] + ".....", tile + "...."]
+    for before, after in ((EMPTY6, first), (first, second)):
+        tracker.observe(observe(after), changed=_mask(after, before))
+    for _ in range(2):
+        table.undo()
+    tracker.sync()
+    assert len(tracker.stale) == 4
+    glint = _mask(second, first)  # the upper tile's two cells
+    assert tracker.observe(observe(second), changed=glint) == []
+    assert table.alerts() == []
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+    assert len(tracker.stale) == 4
+
+
 def test_a_whole_tile_changing_in_look_where_an_old_one_lay_is_put_down_again(table):
     # The first tile recorded, then undone on a phone while it still lies
     # there. The player lifts it and drops it again in the same place: its
