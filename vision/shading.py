@@ -114,20 +114,32 @@ def estimate_field(linear: np.ndarray) -> np.ndarray:
     green and blue. Ones when the board gives no evidence."""
     rows, cols = linear.shape[:2]
     cells = np.asarray(linear, dtype=np.float64).reshape(-1, 3)
-    group = chroma_groups(cells)
+    # A cell with two channels clipped has lost its chromaticity: it could be
+    # grouped with anything, so it gives no evidence at all, and it links
+    # no others either: a row of overexposed ivory cells, near white in
+    # what is left of them, chained the ivory print to a grey and a black
+    # tile, which then bent the field into a fall of ten thousand times
+    # across the board (simulated BITS 2078, every cell misread).
+    whole = (cells >= CLIPPED).sum(axis=1) <= 1
+    if not whole.any():
+        return np.ones((rows, cols))
+    group = np.empty(len(cells), dtype=np.int64)
+    group[whole] = chroma_groups(cells[whole])
+    lone = np.flatnonzero(~whole)
+    group[lone] = group[whole].max() + 1 + np.arange(len(lone))  # each a group of its own
     n_g = int(group.max()) + 1
     sizes = np.bincount(group, minlength=n_g)
-    # A cell with two channels clipped has lost its chromaticity: it could be
-    # grouped with anything, so it gives no evidence at all.
-    whole = (cells >= CLIPPED).sum(axis=1) <= 1
     ok = (cells < CLIPPED) & (cells > _FLOOR * 5) & ((sizes[group] >= 2) & whole)[:, None]
     cell_i, chan = np.nonzero(ok)
     seen = int(np.count_nonzero(ok.any(axis=1)))  # cells with any channel to go by
     if seen < 4:
         return np.ones((rows, cols))
     poly = _design(rows, cols, quadratic=seen >= QUADRATIC_CELLS)
-    column = group[cell_i] * 3 + chan  # each observation's group and channel
-    level = np.zeros((len(cell_i), n_g * 3))
+    # Each observation's group and channel, numbered over the pairs seen (a
+    # level no observation speaks for, a lone cell's, is no unknown).
+    _, column = np.unique(group[cell_i] * 3 + chan, return_inverse=True)
+    n_levels = int(column.max()) + 1
+    level = np.zeros((len(cell_i), n_levels))
     level[np.arange(len(cell_i)), column] = 1.0
     a = np.hstack([level, poly[cell_i]])
     b = np.log(cells[cell_i, chan])
@@ -138,8 +150,8 @@ def estimate_field(linear: np.ndarray) -> np.ndarray:
     # a lamp's falloff (a smooth factor of two or so) is kept from the
     # start, a highlight (far brighter) never gets a say, and other
     # materials sharing a chromaticity drop out as the fit settles.
-    start = _medians(b, column, n_g * 3)
-    coef = np.concatenate([start, np.zeros(a.shape[1] - n_g * 3)])
+    start = _medians(b, column, n_levels)
+    coef = np.concatenate([start, np.zeros(a.shape[1] - n_levels)])
     ridge = 1e-9 * np.eye(a.shape[1])  # keeps the normal equations solvable
     for cut in CUTOFFS:
         signed = b - a @ coef
@@ -150,5 +162,5 @@ def estimate_field(linear: np.ndarray) -> np.ndarray:
             break  # too few cells agree with any field: keep the last one
         aw = a * w[:, None]
         coef = np.linalg.solve(a.T @ aw + ridge, aw.T @ b)
-    f = poly @ coef[n_g * 3 :]
+    f = poly @ coef[n_levels:]
     return np.asarray(np.exp(f - f.mean()).reshape(rows, cols))
