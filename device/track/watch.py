@@ -411,7 +411,14 @@ class BoardWatch:
             beside = light.change <= s.light and self._beside_a_piece(changed)
             if self.gate.still_for(t) < s.knocked_s and not beside:
                 return []
-            events, where = self._maybe_moved(image, t, ring_clear=beside)
+            # Under a new light (a lamp switched on) the ring changes with the
+            # board, unevenly where the lamp's spot falls: a grid the locator
+            # sees in a picture that stayed put is here (simulated BITS 2068:
+            # a grid found a little off under the new lamp was "not the board
+            # we knew", and the black double dropped meanwhile went unjudged
+            # until the players entered it).
+            lit = light.change > s.light
+            events, where = self._maybe_moved(image, t, ring_clear=beside or lit)
             if where != "here":
                 self._looked_at = t
                 return events

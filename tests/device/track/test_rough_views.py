@@ -279,3 +279,18 @@ def test_a_knocked_camera_over_a_faint_grid_is_followed_not_lost_for_good():
     # again in one wrong place (0.72, 100 px off) is not.
     result = played("bits", 1815, 26)
     assert result.bumps == 1 and result.view_moved >= 1
+
+
+def test_a_lamp_switched_on_mid_drop_is_no_knock():
+    # BITS table 2068: a lamp came on while a hand was over the ramp (112.9
+    # s); the next tile, a black double, went down at 115.0 s. The lamp's
+    # spot changed some cells of the ring around the grid more than one
+    # smooth change of light explains, so the still board was taken for a
+    # possible knock: the locator, under the new light, put the grid a
+    # little off, "not the board we knew", and nothing was judged until the
+    # players entered the double by hand. The picture had not moved: under
+    # a new light that is the grid where it was.
+    # (The whole game: cut short, its lamp would come on elsewhere.)
+    result = run_game("bits", 2068, lamp=True)
+    assert result.missed == 0, result.problems
+    assert result.right == result.placements, result.problems
