@@ -621,18 +621,15 @@ class BoardTracker:
     def _surely_another(self, cells: np.ndarray, obs: Observation) -> bool:
         """Whether one of ``cells`` (believed covered by a tile the game does
         not hold) now reads surely as a tile of another colour than the one
-        believed there, farther from the print than a lamp makes it look
-        (:meth:`_far`; the print once misread as one colour may be misread
-        as another under a new light): no tile taken away leaves that, a
-        tile put down does (simulated BITS 2063: a purple-black tile
-        dropped in mid-air onto print once misread as black, its purple
-        half read surely purple, 63 ΔE from the print; "the old black taken
-        away" let it pass, the refusal missed)."""
+        believed there: no tile taken away leaves that, a tile put down does
+        (simulated BITS 2063: a purple-black tile dropped in mid-air onto
+        print once misread as black, its purple half read surely purple;
+        "the old black taken away" let it pass, the refusal missed)."""
         assert self.seen is not None
         empty = self.referee.empty
         for r, c in zip(*np.nonzero(cells), strict=True):
             code = str(obs.codes[r, c])
-            if obs.sure[r, c] and code not in (empty, self.seen[r][c]) and self._far((r, c), obs):
+            if obs.sure[r, c] and code != empty and code != self.seen[r][c]:
                 return True
         return False
 
