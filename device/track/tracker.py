@@ -608,8 +608,7 @@ class BoardTracker:
         even = self._even_with_nothing(rows, lead, runner, nothing, looked)
         if even:
             return even  # a tile or nothing, read alike where the look changed: the players say
-        swept = np.asarray(changed, bool) & free & held
-        if nothing < lead - PLACED_LEAD and swept.any() and not self._surely_another(swept, obs):
+        if nothing < lead - PLACED_LEAD and (np.asarray(changed, bool) & free & held).any():
             # Tiles the game does not hold were taken away, and nothing
             # placed explains the look best (an old round swept off a ramp
             # whose print a black tile resembles): the board is as the
@@ -617,21 +616,6 @@ class BoardTracker:
             # tell black from the print.
             return Outcome("rest", tuple(self.known))
         return None
-
-    def _surely_another(self, cells: np.ndarray, obs: Observation) -> bool:
-        """Whether one of ``cells`` (believed covered by a tile the game does
-        not hold) now reads surely as a tile of another colour than the one
-        believed there: no tile taken away leaves that, a tile put down does
-        (simulated BITS 2063: a purple-black tile dropped in mid-air onto
-        print once misread as black, its purple half read surely purple;
-        "the old black taken away" let it pass, the refusal missed)."""
-        assert self.seen is not None
-        empty = self.referee.empty
-        for r, c in zip(*np.nonzero(cells), strict=True):
-            code = str(obs.codes[r, c])
-            if obs.sure[r, c] and code != empty and code != self.seen[r][c]:
-                return True
-        return False
 
     def _after_unseen_drop(
         self, board: list[str], outcome: Outcome, obs: Observation, told: Iterable[Cell] = ()

@@ -1392,29 +1392,6 @@ def test_one_new_cell_on_the_edge_is_a_lone_half_when_a_neighbour_may_hold_the_o
     assert [(e["type"], e["cells"]) for e in done] == [("placed", [[4, 0], [5, 0]])]
 
 
-def test_a_tile_in_mid_air_on_cells_set_aside_is_refused_not_taken_for_them_gone(table):
-    # After a knock, under a new lamp, a careful look set aside two clear
-    # cells at the ramp's top the game does not hold (the dark print taken
-    # for a double of a colour not on the card). Then the card's tile is
-    # put down right there, in mid-air: both cells change in look and now
-    # read surely the tile's colours. A tile taken away leaves the print,
-    # not another colour: this is a tile put down, and refused (simulated
-    # BITS 2063: a purple-black tile in mid-air passed as "the set-aside
-    # tile taken away", and its refusal was missed).
-    tracker = bits(table)
-    tracker.sync()
-    tile = start_tile(table)
-    wrong = next(c for c in "RYBPK" if c not in tile)
-    knocked = [wrong + ".....", wrong + ".....", *EMPTY6[2:]]
-    assert _look_under_a_new_lamp(tracker, _print_like(observe(knocked), [(0, 0), (1, 0)])) == []
-    assert tracker.stale == {(0, 0), (1, 0)}
-    floating = [tile[0] + ".....", tile[1] + ".....", *EMPTY6[2:]]
-    events = tracker.observe(observe(floating), changed=_mask(floating, knocked))
-    assert [(e["type"], e["reason"]) for e in events] == [("illegal", "mid_air")]
-    assert {(0, 0), (1, 0)} <= {tuple(cell) for cell in events[0]["cells"]}
-    assert table.game.view()["players"][0]["board"] == EMPTY6
-
-
 def test_an_unsure_look_at_a_cell_set_aside_keeps_it_set_aside(table):
     # A careful look set aside a clear group the game does not hold. The
     # next careful look (a lamp came on) is unsure of one of its cells:
