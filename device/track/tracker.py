@@ -1827,17 +1827,13 @@ class BoardTracker:
         the card's tile (put down again after an undo, or on print misread as
         its colour); anything else there is the old tile under a passing
         glint or shadow (simulated BITS 2052: the last round's yellow double,
-        not yet swept, changed in look as the first round's start tile was
+        not yet swept, changed in look as the next round's start tile was
         due, and was asked about, then refused as the wrong tile). Without a
         known card nothing is ruled out."""
         if not whole:
             return set()
-        marked = with_cells(
-            [self.referee.empty * len(row) for row in self.known or []],
-            dict.fromkeys([*whole, *fresh], "#"),
-        )
         out: set[Cell] = set()
-        for _, group in regions(marked, "#"):
+        for group in self._groups([*whole, *fresh]):
             hints = self.referee.likely_codes(sorted(group))
             old = group & whole
             if hints and any(grid[r][c] not in hints for r, c in old):
@@ -1848,16 +1844,20 @@ class BoardTracker:
         """The cells of ``cells`` in edge-connected groups smaller than one
         piece: no piece covers them alone (a lone cell read as a tile is a
         highlight or a shadow as likely as half a tile)."""
+        return {
+            cell
+            for group in self._groups(cells)
+            if len(group) < self.referee.piece_cells
+            for cell in group
+        }
+
+    def _groups(self, cells: Iterable[Cell]) -> list[frozenset[Cell]]:
+        """``cells`` in edge-connected groups."""
         marked = with_cells(
             [self.referee.empty * len(row) for row in self.known or []],
             dict.fromkeys(cells, "#"),
         )
-        return {
-            cell
-            for _, group in regions(marked, "#")
-            if len(group) < self.referee.piece_cells
-            for cell in group
-        }
+        return [group for _, group in regions(marked, "#")]
 
     @staticmethod
     def _all_weighed(unsure: dict[Cell, tuple[str, ...]]) -> bool:
