@@ -146,6 +146,14 @@ class ExposureCheck:
         spread = float(np.median(np.abs(r - middle)))
         if abs(middle) < math.log(MIN_FACTOR) or spread > MAX_SPREAD:
             return None
+        if abs(middle) > math.log(MAX_FACTOR) and self.placements < 2:
+            # Beyond any exposure error on one piece alone: more likely the
+            # piece lies in a hard shadow (or a lamp's core) than the whole
+            # board is that far off. The next piece, elsewhere, says which
+            # (simulated LITS 1023: the first L, in a shadow band across the
+            # board's foot, read six times too dark; the gains were raised
+            # four times and every later reading was wrong).
+            return None
         self.ratios.clear()
         self.placements = 0
         return _factor(middle)

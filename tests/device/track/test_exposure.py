@@ -134,3 +134,32 @@ def test_a_whole_piece_brighter_than_white_says_the_gains_are_too_high():
     assert read[0] > 100
     factor = check.add({(0, c): ("I", read) for c in range(4)})
     assert factor is not None and abs(factor - 1 / 3) < 1e-6
+
+
+def test_one_piece_read_darker_than_any_exposure_error_waits_for_the_next():
+    # The first LITS piece lies in a hard shadow across the board's foot and
+    # reads six times too dark (simulated LITS 1023). No exposure is that
+    # far off: one piece alone changes nothing. The next piece, in the
+    # open, reads as nominal; the two disagree, and nothing is corrected.
+    from calibration.palette import load_palette as load
+
+    lits = load("lits")
+    check = ExposureCheck(lits)
+    lab = lits.lab[lits.index("L")]
+    assert check.add({(7, c): ("L", scale_lab(lab, 1 / 6)) for c in range(4)}) is None
+    assert check.add({(2, c): ("L", scale_lab(lab, 1.0)) for c in range(4)}) is None
+
+
+def test_two_pieces_both_far_too_dark_are_corrected_by_the_most_one_step_allows():
+    # The whole board is that dark (a night board taken for a light one):
+    # the second piece, elsewhere, agrees, and the gains go up by the most
+    # one correction allows.
+    from calibration.palette import load_palette as load
+    from device.track.exposure import MAX_FACTOR
+
+    lits = load("lits")
+    check = ExposureCheck(lits)
+    lab = lits.lab[lits.index("L")]
+    assert check.add({(7, c): ("L", scale_lab(lab, 1 / 6)) for c in range(4)}) is None
+    factor = check.add({(2, c): ("L", scale_lab(lab, 1 / 6)) for c in range(4)})
+    assert factor == MAX_FACTOR
