@@ -123,12 +123,9 @@ def estimate_field(linear: np.ndarray) -> np.ndarray:
     whole = (cells >= CLIPPED).sum(axis=1) <= 1
     if not whole.any():
         return np.ones((rows, cols))
-    group = np.empty(len(cells), dtype=np.int64)
+    group = np.zeros(len(cells), dtype=np.int64)  # the others' label is never used
     group[whole] = chroma_groups(cells[whole])
-    lone = np.flatnonzero(~whole)
-    group[lone] = group[whole].max() + 1 + np.arange(len(lone))  # each a group of its own
-    n_g = int(group.max()) + 1
-    sizes = np.bincount(group, minlength=n_g)
+    sizes = np.bincount(group[whole])
     ok = (cells < CLIPPED) & (cells > _FLOOR * 5) & ((sizes[group] >= 2) & whole)[:, None]
     cell_i, chan = np.nonzero(ok)
     seen = int(np.count_nonzero(ok.any(axis=1)))  # cells with any channel to go by

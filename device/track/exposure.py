@@ -60,8 +60,11 @@ CLOSE_AFTER = 12
 # (median absolute deviation of the log ratio).
 MIN_FACTOR = 1.3
 MAX_SPREAD = 0.35
-# No exposure is off by more than this factor either way.
+# No exposure is off by more than this factor either way; an error beyond
+# it is believed only when this many placements agree (one piece may lie in
+# a hard shadow).
 MAX_FACTOR = 4.0
+BEYOND_PLACEMENTS = 2
 # Colours darker than this (L*) say little about exposure: a highlight or
 # the sensor's black level moves them by a large factor.
 MIN_LIGHTNESS = 25.0
@@ -146,7 +149,7 @@ class ExposureCheck:
         spread = float(np.median(np.abs(r - middle)))
         if abs(middle) < math.log(MIN_FACTOR) or spread > MAX_SPREAD:
             return None
-        if abs(middle) > math.log(MAX_FACTOR) and self.placements < 2:
+        if abs(middle) > math.log(MAX_FACTOR) and self.placements < BEYOND_PLACEMENTS:
             # Beyond any exposure error on one piece alone: more likely the
             # piece lies in a hard shadow (or a lamp's core) than the whole
             # board is that far off. The next piece, elsewhere, says which
