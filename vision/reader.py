@@ -45,7 +45,7 @@ from vision.lines import MARGIN, MIN_SIDES, Lines, empty_pairs, line_evidence, m
 from vision.palette import Palette
 from vision.palette_fit import fit_palette
 from vision.rectify import rectify
-from vision.shading import estimate_field
+from vision.shading import lift_edges, measure_shading
 from vision.symbols import read_symbols
 
 # A printed X or O read at least this surely settles a cell whose colour was
@@ -121,7 +121,9 @@ def read_cells(
     photo of a finished board); slower (tens of milliseconds), not per frame.
     ``shading``: correct uneven brightness across the board first;
     ``field``: the brightness field to use instead of measuring it again (the
-    last still frame's ``Reading.field``: the lamps have not moved).
+    last still frame's ``Reading.field``: the lamps have not moved); a
+    shadow's sharp edge is then divided out cell by cell, not lifted
+    pixel by pixel (:func:`vision.shading.lift_edges`).
     ``highlight``: the lamp's highlight to take off first (found once, when
     the view or the light changed: :func:`vision.glare.find_highlight`).
     ``around``: the same board rectified with :data:`vision.lines.MARGIN`
@@ -160,7 +162,18 @@ def read_cells(
         # A printed X or O varies inside its cell far more than a highlight
         # does: the cells showing one stay out of the search.
         skip = None if symbols is None else symbols[0] != "."
-        highlight = find_highlight(rectified_bgr, rows, cols, skip=skip)
+        search = rectified_bgr
+        if shading and field is None:
+            # A hard shadow's lit side is a broad bright patch to the
+            # highlight's search (simulated LITS 1023, no lamp's reflection
+            # at all: a spot three cells wide found over the lit half was
+            # taken off every later frame, and the pieces there read
+            # black): the search looks at the board with the shadow lifted.
+            unlifted, _ = cell_features(rectified_bgr, rows, cols, inset, around=skip)
+            before = measure_shading(unlifted, _kinds(symbols))
+            if before.edges:
+                search = lift_edges(rectified_bgr, before.edges, rows, cols)
+        highlight = find_highlight(search, rows, cols, skip=skip)
     if bounds:
         rectified_bgr, bound = take_off(rectified_bgr, highlight, rows, cols)
     else:
@@ -177,14 +190,27 @@ def read_cells(
         # What the highlight's spot left of a clipped channel is a lower
         # bound, as a clipped channel is: matched the same way.
         clipped = clipped | bound_channels(bound, rows, cols, inset)
+    divide = field
     if not shading:
-        field = np.ones((rows, cols))
+        field = divide = np.ones((rows, cols))
     elif field is None:
-        field = estimate_field(linear)
+        shade = measure_shading(linear, _kinds(symbols))
+        field = divide = shade.field
+        if shade.edges:
+            # A shadow's sharp edge: lifted pixel by pixel, and the cells
+            # read again, so a cell it crosses is read in one light; what
+            # is left to divide out is the smooth part.
+            lifted = lift_edges(rectified_bgr, shade.edges, rows, cols)
+            linear, printed = cell_features(lifted, rows, cols, inset, around=shows, steps=steps)
+            if shows is not None:
+                printed = np.maximum(printed, np.where(shows, 1.0, 0.0))
+            # (a channel clipped before it was lifted is still a lower bound)
+            clipped = clipped | clipped_channels(linear)
+            divide = shade.smooth
     if shading:
         # A clipped channel is a lower bound: divided by a field above one it
         # would only get looser, so it keeps its value there.
-        f = np.asarray(field, dtype=np.float64)[..., None]
+        f = np.asarray(divide, dtype=np.float64)[..., None]
         linear = np.where(clipped & (f > 1), linear, linear / f)
     lines: Lines | None = None
     known = None
@@ -248,6 +274,13 @@ def read_cells(
         np.asarray(field, dtype=np.float64),
         highlight,
     )
+
+
+def _kinds(symbols: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray | None:
+    """What each cell shows, as the brightness field's materials: print
+    stays in a cell's colour a little (a LITS X darker than an O, both
+    than a bare cell), so each kind of print is a material of its own."""
+    return None if symbols is None else np.searchsorted(np.array(list(".OX?")), symbols[0])
 
 
 def _indices(

@@ -14,7 +14,14 @@ anything is read:
    when enough cells) together, per channel (a clipped channel is left
    out), with a robust loss: cells of another material that share the
    chromaticity (a grey tile or a black tile among the empty board cells,
-   all grey) are outliers and do not bend it.
+   all grey) are outliers and do not bend it;
+4. a shadow with a hard edge (a shelf, a lampshade's rim between the lamp
+   and the board) is a step along a straight line, which no polynomial
+   follows: the fit left the shadowed board as dark as grey tiles
+   (simulated BITS 5718). Every straight split of the cells is tried as one
+   more term; the best is kept (and a second, for a band) only when it
+   takes away a good share of the fit's cost and at least two materials
+   step with it on both of its sides.
 
 >>> rows, cols = 4, 5
 >>> field = np.exp(-0.4 * np.linspace(0, 1, cols))[None, :].repeat(rows, 0)
@@ -27,9 +34,13 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
+
+from vision.colour import bgr_to_linear, linear_to_bgr
 
 # Cells needed before the quadratic terms are trusted (else a plane).
 QUADRATIC_CELLS = 16
@@ -39,6 +50,21 @@ QUADRATIC_CELLS = 16
 CUTOFFS = (1.2, 0.8, 0.5, 0.36, 0.36)
 # Residuals above the field count this many times over (highlights add).
 BRIGHTER = 1.5
+# A shadow's edge: the directions its straight line is tried at (degrees),
+# the fewest cells on either side, the least step (natural log), the share
+# of the smooth fit's cost it must take away, and how many of the splits
+# ranked best are fitted in full.
+STEP_DEGREES = 5.0
+MIN_SIDE = 3
+MIN_STEP = 0.2
+SHADOW_GAIN = 0.6
+TRIED_SPLITS = 3
+# The edge found is then moved across (cells) and turned (degrees) to fit,
+# by these steps, each half the last.
+NUDGES = ((0.3, 2.5), (0.15, 1.25), (0.07, 0.6))
+MIDDLE = 0.7  # the part of a cell's side its colour is read from (reader's inset 0.15)
+_FINE = ((np.arange(8) + 0.5) / 8 - 0.5) * MIDDLE
+_MIDDLE_POINTS = np.stack(np.meshgrid(_FINE, _FINE), axis=-1).reshape(-1, 2)  # about a centre
 # Cells whose log-chromaticities differ by less than this are one material.
 CHROMA_LINK = 0.12
 _LUMA = np.array([0.2126729, 0.7151522, 0.0721750])  # Y of linear sRGB
@@ -106,12 +132,208 @@ def _medians(values: np.ndarray, column: np.ndarray, n: int) -> np.ndarray:
     return out
 
 
-def estimate_field(linear: np.ndarray) -> np.ndarray:
-    """The brightness field (rows, cols), geometric mean 1, from camera cells (rows, cols, 3).
+def _biweight(resid: np.ndarray, cut: float) -> np.ndarray:
+    return np.asarray(np.maximum(1 - (resid / cut) ** 2, 0.0) ** 2)  # (np.clip's checks cost more)
+
+
+def _robust(
+    a: np.ndarray, b: np.ndarray, start: np.ndarray
+) -> tuple[np.ndarray, float, np.ndarray]:
+    """Levels and field terms fitted to ``b`` robustly: (coefficients, the
+    fit's cost, its residuals). The cost is Tukey's loss at the narrowest
+    cut-off, in units of one outlier (an observation the fit gives up on
+    costs 1)."""
+    # Start from a flat field (each group at its median level), not from a
+    # plain least-squares fit: a highlight over a corner would tilt that
+    # fit so far that the highlight stops looking like an outlier. Then
+    # Tukey's biweight with a cut-off narrowing step by step (graduated):
+    # a lamp's falloff (a smooth factor of two or so) is kept from the
+    # start, a highlight (far brighter) never gets a say, and other
+    # materials sharing a chromaticity drop out as the fit settles.
+    coef = np.concatenate([start, np.zeros(a.shape[1] - len(start))])
+    ridge = 1e-9 * np.eye(a.shape[1])  # keeps the normal equations solvable
+    for cut in CUTOFFS:
+        w = _biweight(_signed(b - a @ coef), cut)
+        if w.sum() < a.shape[1]:
+            break  # too few cells agree with any field: keep the last one
+        aw = a * w[:, None]
+        coef = np.linalg.solve(a.T @ aw + ridge, aw.T @ b)
+    resid = _signed(b - a @ coef)
+    cut = CUTOFFS[-1]
+    cost = float(np.sum(1 - np.maximum(1 - (resid / cut) ** 2, 0.0) ** 3))
+    return coef, cost, resid
+
+
+def _signed(d: np.ndarray) -> np.ndarray:
+    # A highlight only ever adds light: brighter than the field counts more.
+    return np.where(d > 0, d * BRIGHTER, -d)
+
+
+@cache
+def _half_planes(rows: int, cols: int) -> tuple[np.ndarray, tuple[tuple[float, float], ...]]:
+    """Every split of the cells by a straight line (a shadow's edge), each
+    once (a split and its mirror are one: the levels take up the
+    difference), both sides at least ``MIN_SIDE`` cells: the share of each
+    cell's middle beyond the line (K, rows*cols), and a line (degrees,
+    offset) giving each."""
+    y, x = np.mgrid[0:rows, 0:cols].astype(np.float64)
+    x, y = x.ravel() + 0.5, y.ravel() + 0.5
+    masks, lines = [], []
+    for deg in np.arange(0.0, 360.0, STEP_DEGREES):
+        p = x * np.cos(np.radians(deg)) + y * np.sin(np.radians(deg))
+        levels = np.unique(np.round(p, 6))
+        for t in (levels[1:] + levels[:-1]) / 2:
+            m = p > t
+            if not m[0]:  # the mirror is the line the other way round
+                masks.append(m)
+                lines.append((float(deg), float(t)))
+    if not masks:
+        return np.zeros((0, rows * cols)), ()
+    _, first = np.unique(np.array(masks), axis=0, return_index=True)
+    side = np.array(masks)[first].sum(axis=1)
+    first = first[(side >= MIN_SIDE) & (len(x) - side >= MIN_SIDE)]
+    kept = tuple(lines[i] for i in sorted(first))
+    return np.array([_coverage(rows, cols, *line) for line in kept]), kept
+
+
+def _coverage(rows: int, cols: int, deg: float, offset: float) -> np.ndarray:
+    """The share of each cell's middle (what its colour is read from) past
+    the line ``x cos + y sin = offset`` (cells, from the top-left corner):
+    a cell the edge crosses is read part in the shadow."""
+    c, s = np.cos(np.radians(deg)), np.sin(np.radians(deg))
+    p = _centres(rows, cols) @ np.array([c, s])
+    return np.asarray((p[:, None] + _MIDDLE_POINTS @ np.array([c, s]) > offset).mean(axis=1))
+
+
+@cache
+def _centres(rows: int, cols: int) -> np.ndarray:
+    y, x = np.mgrid[0:rows, 0:cols].astype(np.float64)
+    return np.stack([x.ravel() + 0.5, y.ravel() + 0.5], axis=1)
+
+
+def _shadow_step(
+    a: np.ndarray,
+    b: np.ndarray,
+    start: np.ndarray,
+    cost: float,
+    resid: np.ndarray,
+    cell_i: np.ndarray,
+    group: np.ndarray,
+    rows: int,
+    cols: int,
+) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, tuple[float, float]] | None:
+    """The best straight step to add to the field, if it is a shadow's: the
+    fit with it (as :func:`_robust`), the share of each cell past it and
+    its line (degrees, offset: see :class:`Edge`). It
+    must lower the fit's cost by ``SHADOW_GAIN`` of it, step by at least
+    ``MIN_STEP``, and be seen by two materials or more on both of its
+    sides (a block of grey tiles among the bare board is one material one
+    level down: with nothing else stepping with it, that is what it is)."""
+    splits, lines = _half_planes(rows, cols)
+    if not len(splits):
+        return None
+    # Rank the splits by how much of the smooth fit's residual they take
+    # up, in one weighted least-squares step for them all (the Schur
+    # complement of the added column); weights from a wide cut-off so the
+    # shadowed cells, which the smooth fit may have given up on, count.
+    w = _biweight(resid, CUTOFFS[1])
+    aw = a * w[:, None]
+    gram = a.T @ aw + 1e-9 * np.eye(a.shape[1])
+    coef0 = np.linalg.solve(gram, aw.T @ b)
+    r0 = b - a @ coef0
+    s = splits[:, cell_i]  # (K, n)
+    g = s @ aw  # (K, p)
+    d = (s * s) @ w
+    num = (s @ (w * r0)) ** 2
+    den = d - np.einsum("kp,pk->k", g, np.linalg.solve(gram, g.T))
+    gain = np.where(den > 1e-9, num / np.maximum(den, 1e-9), 0.0)
+    best = None
+    for k in np.argsort(-gain)[:TRIED_SPLITS]:
+        if gain[k] < MIN_STEP**2 * MIN_SIDE:
+            break  # not even a least step over the fewest cells: no shadow's edge
+        coef, c, r = _robust(np.hstack([a, s[k][:, None]]), b, start)
+        if c > cost * (1 - SHADOW_GAIN) or abs(coef[-1]) < MIN_STEP:
+            continue
+        inlier = r < CUTOFFS[-1]
+        on = s[k] > 0.5
+        seen = [np.unique(group[inlier & side]) for side in (on, ~on)]
+        if len(np.intersect1d(seen[0], seen[1])) < 2:
+            continue
+        if best is None or c < best[1]:
+            best = (coef, c, r, splits[k], lines[k])
+    if best is None:
+        return None
+    # Where between the cells' centres, and at what slant, the edge runs:
+    # it decides how much of the cells it crosses lies in the shadow.
+    coef, c, r, split, (deg, offset) = best
+    for nudge, turn in NUDGES:
+        for deg_, off_ in (
+            (deg, offset - nudge),
+            (deg, offset + nudge),
+            (deg - turn, offset),
+            (deg + turn, offset),
+        ):
+            tried = _coverage(rows, cols, deg_, off_)
+            coef_, c_, r_ = _robust(np.hstack([a, tried[cell_i][:, None]]), b, start)
+            if c_ < c and abs(coef_[-1]) >= MIN_STEP:
+                coef, c, r, split, deg, offset = coef_, c_, r_, tried, deg_, off_
+    return coef, c, r, split, (deg, offset)
+
+
+@dataclass(frozen=True)
+class Edge:
+    """A shadow's straight edge: past the line ``x cos(deg) + y sin(deg) =
+    offset`` (x, y in cells from the grid's top-left corner, y down) the
+    log brightness changes by ``step`` (negative: a shadow)."""
+
+    deg: float
+    offset: float
+    step: float
+
+
+@dataclass(frozen=True)
+class Shading:
+    """The light across a board: ``field`` (rows, cols), geometric mean 1,
+    the whole of it; ``smooth`` its smooth part alone (on the same scale),
+    what is left once the ``edges`` are lifted from the picture."""
+
+    field: np.ndarray
+    smooth: np.ndarray
+    edges: tuple[Edge, ...] = ()
+
+
+def estimate_field(linear: np.ndarray, kinds: np.ndarray | None = None) -> np.ndarray:
+    """The brightness field (rows, cols), geometric mean 1, from camera cells
+    (rows, cols, 3): :func:`measure_shading`'s whole field."""
+    return measure_shading(linear, kinds).field
+
+
+def lift_edges(
+    rectified_bgr: np.ndarray, edges: Sequence[Edge], rows: int, cols: int
+) -> np.ndarray:
+    """The board's picture (BGR uint8) with each shadow's edge undone pixel
+    by pixel: a cell the edge crosses then reads as one light, where
+    cell by cell it was a blend of two (a piece half in the shadow read
+    unsure)."""
+    h, w = rectified_bgr.shape[:2]
+    y = (np.arange(h) + 0.5) / (h / rows)
+    x = (np.arange(w) + 0.5) / (w / cols)
+    gain = np.zeros((h, w))
+    for e in edges:
+        c, s = np.cos(np.radians(e.deg)), np.sin(np.radians(e.deg))
+        gain -= e.step * (x[None, :] * c + y[:, None] * s > e.offset)
+    return linear_to_bgr(bgr_to_linear(rectified_bgr) * np.exp(gain)[..., None])
+
+
+def measure_shading(linear: np.ndarray, kinds: np.ndarray | None = None) -> Shading:
+    """The brightness across the board, from camera cells (rows, cols, 3).
 
     Each channel of each cell is one observation, so a white board under a
     warm lamp with its red channel clipped still reports the light through
-    green and blue. Ones when the board gives no evidence."""
+    green and blue. Ones when the board gives no evidence. ``kinds``
+    (rows, cols) ints: cells of one chromaticity but another kind (a LITS
+    cell showing an X, an O, or nothing: some of the print stays in a
+    cell's colour) are other materials, each with its own level."""
     rows, cols = linear.shape[:2]
     cells = np.asarray(linear, dtype=np.float64).reshape(-1, 3)
     # A cell with two channels clipped has lost its chromaticity: it could be
@@ -121,16 +343,20 @@ def estimate_field(linear: np.ndarray) -> np.ndarray:
     # tile, which then bent the field into a fall of ten thousand times
     # across the board (simulated BITS 2078, every cell misread).
     whole = (cells >= CLIPPED).sum(axis=1) <= 1
+    flat = Shading(np.ones((rows, cols)), np.ones((rows, cols)))
     if not whole.any():
-        return np.ones((rows, cols))
+        return flat
     group = np.zeros(len(cells), dtype=np.int64)  # the others' label is never used
     group[whole] = chroma_groups(cells[whole])
+    if kinds is not None:
+        _, group = np.unique(group * 64 + np.asarray(kinds).ravel() % 64, return_inverse=True)
+        group = group.ravel()
     sizes = np.bincount(group[whole])
     ok = (cells < CLIPPED) & (cells > _FLOOR * 5) & ((sizes[group] >= 2) & whole)[:, None]
     cell_i, chan = np.nonzero(ok)
     seen = int(np.count_nonzero(ok.any(axis=1)))  # cells with any channel to go by
     if seen < 4:
-        return np.ones((rows, cols))
+        return flat
     poly = _design(rows, cols, quadratic=seen >= QUADRATIC_CELLS)
     # Each observation's group and channel, numbered over the pairs seen (a
     # level no observation speaks for, a lone cell's, is no unknown).
@@ -140,24 +366,26 @@ def estimate_field(linear: np.ndarray) -> np.ndarray:
     level[np.arange(len(cell_i)), column] = 1.0
     a = np.hstack([level, poly[cell_i]])
     b = np.log(cells[cell_i, chan])
-    # Start from a flat field (each group at its median level), not from a
-    # plain least-squares fit: a highlight over a corner would tilt that
-    # fit so far that the highlight stops looking like an outlier. Then
-    # Tukey's biweight with a cut-off narrowing step by step (graduated):
-    # a lamp's falloff (a smooth factor of two or so) is kept from the
-    # start, a highlight (far brighter) never gets a say, and other
-    # materials sharing a chromaticity drop out as the fit settles.
     start = _medians(b, column, n_levels)
-    coef = np.concatenate([start, np.zeros(a.shape[1] - n_levels)])
-    ridge = 1e-9 * np.eye(a.shape[1])  # keeps the normal equations solvable
-    for cut in CUTOFFS:
-        signed = b - a @ coef
-        # A highlight only ever adds light: brighter than the field counts more.
-        resid = np.where(signed > 0, signed * BRIGHTER, -signed)
-        w = np.maximum(1 - (resid / cut) ** 2, 0.0) ** 2  # (np.clip's checks cost more)
-        if w.sum() < a.shape[1]:
-            break  # too few cells agree with any field: keep the last one
-        aw = a * w[:, None]
-        coef = np.linalg.solve(a.T @ aw + ridge, aw.T @ b)
-    f = poly @ coef[n_levels:]
-    return np.asarray(np.exp(f - f.mean()).reshape(rows, cols))
+    coef, cost, resid = _robust(a, b, start)
+    # A hard shadow's edge (a shelf, a lampshade's rim) is a step no
+    # polynomial follows: look for one (two: a band), and keep each only
+    # when it explains the board far better than the smooth field alone.
+    splits, lines = [], []
+    for _ in range(2):
+        found = _shadow_step(a, b, start, cost, resid, cell_i, group[cell_i], rows, cols)
+        if found is None:
+            break
+        coef, cost, resid, split, line = found
+        splits.append(split)
+        lines.append(line)
+        a = np.hstack([a, split[cell_i][:, None]])
+    smooth = poly @ coef[n_levels : n_levels + poly.shape[1]]
+    steps = coef[n_levels + poly.shape[1] :]
+    f = smooth + (np.array(splits).T @ steps if splits else 0.0)
+    edges = tuple(Edge(d, o, float(st)) for (d, o), st in zip(lines, steps, strict=True))
+    return Shading(
+        np.exp(f - f.mean()).reshape(rows, cols),
+        np.exp(smooth - f.mean()).reshape(rows, cols),
+        edges,
+    )

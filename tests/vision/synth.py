@@ -55,6 +55,9 @@ class Light:
     glare: float = 0.0  # peak of a specular highlight, in linear white
     glare_at: tuple[float, float] = (0.3, 0.3)  # (x, y) as a share of the board
     glare_radius: float = 0.08  # share of the board's width
+    shadow: float = 0.0  # share of the light a hard-edged shadow takes away
+    shadow_deg: float = 60.0  # its edge's normal, from the x axis (y down)
+    shadow_at: float = 0.7  # the edge's distance from the top-left, board widths
 
 
 def render_board(
@@ -120,6 +123,11 @@ def render_board(
     xs = np.linspace(0.0, 1.0, w)[None, :, None]
     shade = 1.0 - light.gradient * xs
     img = img * gains * shade
+    if light.shadow > 0:
+        yy, xx = np.mgrid[0:h, 0:w] / w
+        a = np.radians(light.shadow_deg)
+        past = xx * np.cos(a) + yy * np.sin(a) > light.shadow_at
+        img = img * np.where(past, 1.0 - light.shadow, 1.0)[:, :, None]
     if light.glare > 0:
         yy, xx = np.mgrid[0:h, 0:w]
         gx, gy = light.glare_at[0] * w, light.glare_at[1] * h

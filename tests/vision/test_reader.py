@@ -57,6 +57,26 @@ def test_lits_board_reads_pieces_and_printed_symbols(light):
     assert reading.rows == LITS_BOARD
 
 
+SHADOWS = {
+    "half the board": Light(shadow=0.45, shadow_deg=59, shadow_at=0.75),
+    "a corner, warm lamp": Light(
+        kelvin=3200, exposure=0.8, shadow=0.5, shadow_deg=130, shadow_at=0.1
+    ),
+}
+
+
+@pytest.mark.parametrize("light", SHADOWS.values(), ids=SHADOWS.keys())
+@pytest.mark.parametrize("fit", [False, True], ids=["balance", "fit"])
+def test_a_hard_shadow_across_the_board_is_light_not_colour(light, fit):
+    # A shelf's shadow with a sharp, slanting edge: the shadowed bare board
+    # is not grey tiles, nor the lit grey tiles board (simulated BITS 5718,
+    # LITS 5706). The edge crosses cells, which read part in the shadow.
+    image = render_board(BOARD, BITS, light, noise=3, blur=0.8, seed=5)
+    assert read_cells(image, 6, 6, BITS, fit=fit).rows == BOARD
+    image = render_board(LITS_BOARD, LITS, light, cell_px=40, noise=2, seed=2, tile_symbols=False)
+    assert read_cells(image, 10, 10, LITS, fit=fit).rows == LITS_BOARD
+
+
 def test_a_cell_whose_colour_is_unsure_but_shows_a_clear_symbol_is_board():
     # The O at row 2, column 9, its ground tinted 0.6 of the way to the T
     # piece's green (a lamp's colour cast on one cell): the colour alone is

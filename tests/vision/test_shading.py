@@ -116,3 +116,57 @@ def test_cells_clipped_in_two_channels_link_no_materials():
     seen = blue[:4, 5] / blue[:4, 0]
     measured = est[:4, 5] / est[:4, 0]
     assert np.all(np.abs(measured / seen - 1) < 0.2)
+
+
+def half_plane(rows: int, cols: int, deg: float, offset: float, factor: float) -> np.ndarray:
+    """A hard shadow's edge, straight, through the board (``offset`` in cells
+    from the top-left corner): each cell's light, the geometric mean over
+    the middle of the cell its colour is read from (the reader's inset
+    0.15), ``factor`` past the edge."""
+    fine = (np.arange(20) + 0.5) / 20 * 0.7 + 0.15  # points across a cell's middle
+    y, x = np.mgrid[0:rows, 0:cols].astype(float)
+    px = x[..., None, None] + fine[None, None, None, :]
+    py = y[..., None, None] + fine[None, None, :, None]
+    past = px * np.cos(np.radians(deg)) + py * np.sin(np.radians(deg)) > offset
+    return np.asarray(np.exp(np.log(factor) * past.mean(axis=(2, 3))))
+
+
+def test_a_hard_shadow_edge_is_followed_as_a_step():
+    # A shelf's shadow, its straight edge slanting across the board, halves
+    # the light beyond it; no polynomial follows a step, and a smooth field
+    # left the shadowed board as dark as a grey tile (simulated BITS 5718).
+    # The board and several tiles' colours lie on both sides of the edge.
+    codes = ["..Y...", ".P..R.", "..R...", ".YYB..", "PKRBN.", "RRYYKP"]
+    truth = half_plane(6, 6, 60.0, 4.2, 0.5)
+    est = estimate_field(board(codes, truth))
+    assert np.abs(est / relative(truth) - 1).max() < 0.03
+
+
+def test_a_block_of_grey_tiles_on_the_bare_board_is_no_shadow():
+    # Grey tiles are the board's chromaticity one level down, as a shadowed
+    # board would be; but no other colour steps with them: the light is
+    # even. Three full rows of grey fit a step perfectly, yet nothing else
+    # lies beyond it; a corner of grey has red tiles beside it, as bright.
+    rows_of_grey = ["..R...", "......", "......", "NNNNNN", "NNNNNN", "NNNNNN"]
+    corner_of_grey = ["..R...", "......", "R...R.", "......", "NNN.R.", "NNNRR."]
+    for codes in (rows_of_grey, corner_of_grey):
+        est = estimate_field(board(codes, np.ones((6, 6))))
+        assert np.abs(est - 1).max() < 0.02
+
+
+def test_print_kinds_are_materials_of_their_own():
+    # A LITS board: every bare cell shows an X, an O or nothing, and some of
+    # the print stays in a cell's colour (here an X cell 25% darker than a
+    # bare one, an O 12%), with pieces here and there; a hard shadow covers
+    # the lower right (simulated LITS 5706). Told the kinds, the field
+    # finds the shadow's step and nothing else.
+    rng = np.random.default_rng(5706)
+    kinds = rng.integers(0, 3, (10, 10))  # 0 bare, 1 O, 2 X
+    pieces = np.array([[0.55, 0.06, 0.05], [0.6, 0.5, 0.05], [0.05, 0.35, 0.08], [0.04, 0.1, 0.5]])
+    cream = np.array([0.62, 0.56, 0.42]) * np.array([1.0, 0.88, 0.75])[kinds][..., None]
+    covered = rng.random((10, 10)) < 0.35
+    cells = np.where(covered[..., None], pieces[rng.integers(0, 4, (10, 10))], cream)
+    kinds = np.where(covered, 3, kinds)
+    truth = half_plane(10, 10, 59.0, 9.0, 0.57)
+    est = estimate_field(cells * truth[..., None], kinds)
+    assert np.abs(est / relative(truth) - 1).max() < 0.03
