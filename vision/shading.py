@@ -224,8 +224,8 @@ def _shadow_step(
 ) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, tuple[float, float]] | None:
     """The best straight step to add to the field, if it is a shadow's: the
     fit with it (as :func:`_robust`), the share of each cell past it and
-    its line (degrees, offset: see :class:`Edge`). It
-    must lower the fit's cost by ``SHADOW_GAIN`` of it, step by at least
+    its line (degrees, offset: see :class:`Edge`). It must lower the
+    fit's cost by ``SHADOW_GAIN`` of it, step by at least
     ``MIN_STEP``, and be seen by two materials or more on both of its
     sides (a block of grey tiles among the bare board is one material one
     level down: with nothing else stepping with it, that is what it is)."""
