@@ -176,8 +176,7 @@ def _half_planes(rows: int, cols: int) -> tuple[np.ndarray, tuple[tuple[float, f
     difference), both sides at least ``MIN_SIDE`` cells: the share of each
     cell's middle beyond the line (K, rows*cols), and a line (degrees,
     offset) giving each."""
-    y, x = np.mgrid[0:rows, 0:cols].astype(np.float64)
-    x, y = x.ravel() + 0.5, y.ravel() + 0.5
+    x, y = _centres(rows, cols).T
     masks, lines = [], []
     for deg in np.arange(0.0, 360.0, STEP_DEGREES):
         p = x * np.cos(np.radians(deg)) + y * np.sin(np.radians(deg))
