@@ -280,7 +280,11 @@ def _kinds(symbols: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray | None:
     """What each cell shows, as the brightness field's materials: print
     stays in a cell's colour a little (a LITS X darker than an O, both
     than a bare cell), so each kind of print is a material of its own."""
-    return None if symbols is None else np.searchsorted(np.array(list(".OX?")), symbols[0])
+    if symbols is None:
+        return None
+    # Numbered by np.unique, not by a fixed string: each symbol read, the
+    # unsure '?' too, is a kind of its own.
+    return np.unique(symbols[0], return_inverse=True)[1].reshape(np.shape(symbols[0]))
 
 
 def _indices(

@@ -158,3 +158,17 @@ def test_the_board_the_game_knows_does_not_hide_a_new_tile():
     after = ["......"] * 4 + ["...B..", ".RRB.."]
     r = read_cells(render_board(after, BITS, seed=5), 6, 6, BITS, gains=np.ones(3), expected=before)
     assert ["".join(r) for r in r.codes] == after
+
+
+def test_every_printed_symbol_read_is_a_material_of_its_own():
+    # The shading field fits each kind of print on its own level; a cell
+    # whose symbol read unsure must not be lumped in with the O cells.
+    from vision.reader import _kinds
+
+    shown = np.array([[".", "O", "X", "?"], ["?", "X", "O", "."]])
+    kinds = _kinds((shown, np.ones(shown.shape)))
+    assert kinds is not None and kinds.shape == shown.shape
+    for a in ".OX?":
+        for b in ".OX?":
+            same = kinds[shown == a][0] == kinds[shown == b][0]
+            assert same == (a == b), (a, b)
