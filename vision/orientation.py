@@ -46,6 +46,9 @@ FRAME_REACH = 3.0
 REACH_TOLERANCE = 0.01
 # Frame and table closer than this (CIELAB) cannot be told apart.
 FRAME_CONTRAST = 8.0
+# Neighbouring lines of one material beside the grid differ by less than
+# this (CIELAB; far below the grid line's or a printed border's contrast).
+FRAME_FLAT = 5.0
 
 
 def support_score(filled: np.ndarray) -> float:
@@ -181,7 +184,7 @@ def _widths(
     table = np.median(np.concatenate(far), axis=0)
     start, last_run = int(near * px), round(run * px)
     # the board just outside the grid on each edge (past the grid's outer line)
-    frames = np.median(lines[:, max(1, px // 8) : start + 1], axis=1)
+    frames = np.array([_frame_colour(lines[k], max(1, px // 8), start, px) for k in range(4)])
     apart = np.linalg.norm(frames - table, axis=1) >= FRAME_CONTRAST
     shared = np.median(frames[apart], axis=0) if apart.any() else None
     for k in range(4):
@@ -206,6 +209,30 @@ def _widths(
         measured[k] = extent[k] - last >= last_run
         widths[k] = (last if measured[k] else extent[k]) / px
     return widths, measured
+
+
+def _frame_colour(line: np.ndarray, first: int, start: int, px: int, steady: int = 3) -> np.ndarray:
+    """The board's own colour just outside the grid, from one edge's line
+    colours ``(m, 3)`` (outwards, ``px`` a cell): the first ``steady``
+    lines alike within :data:`FRAME_FLAT`, from ``first`` to half a cell
+    past ``start``. The grid's outer line, blurred over a few pixels, and
+    a printed border (BITS's dotted red line along the drop zone) change
+    from line to line; the frame does not. The lines from ``first`` to
+    ``start`` alone landed on the line when the grid was seen large or at
+    a slant (simulated BITS 1770, 2122: the drop zone taken for table,
+    the first tile recorded a quarter turn off). When no stretch is
+    steady so close (a narrow rail, a lip seen at a slant), those lines.
+
+    >>> line = np.array([[37, 0, 5], [45, 0, 6], [37, 0, 5], [47, 0, 7]] + [[70, 0, 9]] * 6, float)
+    >>> _frame_colour(line, 1, 2, 8).tolist()
+    [70.0, 0.0, 9.0]
+    """
+    last = start + px // 2 + 1
+    steps = np.linalg.norm(np.diff(line[first:last], axis=0), axis=1) < FRAME_FLAT
+    for p in range(len(steps) - steady + 2):
+        if steps[p : p + steady - 1].all():
+            return np.asarray(np.median(line[first + p : first + p + steady], axis=0))
+    return np.asarray(np.median(line[first : start + 1], axis=0))
 
 
 def top_edge(

@@ -154,3 +154,20 @@ def test_a_frame_in_shadow_beside_the_grid_is_measured_by_the_others():
     assert measured.all()
     np.testing.assert_allclose(widths, [2.4, 0.9, 0.7, 0.9], atol=0.13)
     assert top_edge(widths, measured) == (0, 1.0)
+
+
+def test_a_wide_grid_line_is_not_taken_for_the_frame():
+    # The grid's outer line, seen large or blurred, reaches 0.4 cells out;
+    # beyond it the frame is a light beige a little darker than the table
+    # (simulated BITS 2122: the colour just past the grid was the line's,
+    # the beige drop zone looked more like the table than like that, and
+    # the first tile, flat in a corner, was recorded a quarter turn off).
+    frame, table = (150, 170, 180), (200, 205, 210)
+    image, homography = _framed((2.4, 0.9, 1.0, 0.9), frame, table)
+    x0, line = (300 - 6 * 20) // 2, 8
+    image[x0 - line : x0 + 120 + line, x0 - line : x0 + 120 + line] = (60, 60, 60)
+    image[x0 : x0 + 120, x0 : x0 + 120] = (230, 235, 235)  # empty cells
+    widths, measured = frame_widths(image, homography, 6, 6)
+    assert measured.all()
+    np.testing.assert_allclose(widths, [2.4, 0.9, 1.0, 0.9], atol=0.13)
+    assert top_edge(widths, measured) == (0, 1.0)
