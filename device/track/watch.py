@@ -152,6 +152,14 @@ UNDER_SPOT = 1.0
 # print (simulated BITS 1108: taken into the reference, a wrong tile never
 # judged). The next look compares with the old reference again.
 DRIFT_SHARE = 0.5
+# Such a nearly-change of more than this share of the limit, on a cell the
+# game holds no tile on, seen in two looks running after a hand was over
+# the board, is a doubt for the rules to weigh (a faint cell, as the weak
+# half of a tile beside a changed one): a black double dropped on the dark
+# print changes its cells' colour by a tenth at most (simulated BITS 2126:
+# missed, then recorded together with the next tile). The rules weigh the
+# card's tile there against nothing on the reader's distances alone.
+NEARLY_SHARE = 0.75
 
 
 @dataclass(frozen=True)
@@ -285,6 +293,7 @@ class BoardWatch:
         self._look_for_highlight = True
         self._doubt_highlight = False  # look for it again, keep the surer (SURFACES_SHARE)
         self._under_spot: np.ndarray | None = None  # changed cells under it (UNDER_SPOT)
+        self._nearly: np.ndarray | None = None  # free cells nearly changed at the last look
         self._scales: deque[float] = deque(maxlen=FLOOR_LOOKS)  # the ring fit's recent scales
 
     def learn_reading(
@@ -456,16 +465,25 @@ class BoardWatch:
         inner |= texture_changes(ref_tex, now_tex, light.residual, limit, gain)[
             m : m + self.rows, m : m + self.cols
         ]
+        board = (slice(m, m + self.rows), slice(m, m + self.cols))
         if not inner.any():
-            nearly = light.residual[m : m + self.rows, m : m + self.cols] > DRIFT_SHARE * limit
+            nearly = light.residual[board] > DRIFT_SHARE * limit
             if nearly.any() and light.change <= s.light:
                 # Nearly a change: kept out of the reference, so the next
                 # look, less noisy, still sees it against the old one. (A
                 # new light is taken in: it is told once.)
-                return events
+                faint = self._faint_drop(
+                    light.residual[board], limit, ref_tex[board], now_tex[board]
+                )
+                if faint is None:
+                    return events
+                self._changed, self._lit_changed, self._faint = inner, None, faint
+                return events + self._read_more(image, patch, t)
+            self._nearly = None
             self._reference = now  # follow slow drift; nothing to judge
             self._keep_view(image)
             return events
+        self._nearly = None
         if inner.sum() > SURFACES_SHARE * inner.size and self.highlight is not None:
             # Simulated BITS 954: the sheen fitted over a full ramp of tiles,
             # taken off the bare print, left it black. (Under another lamp
@@ -478,11 +496,32 @@ class BoardWatch:
         # the careful way (a cell keeps its code unless clearly something else).
         self._changed = None if self._new_light else inner
         self._lit_changed = inner if self._new_light else None
-        board = (slice(m, m + self.rows), slice(m, m + self.cols))
         self._faint = faint_beside(
             inner, ref_tex[board], now_tex[board], light.residual[board], limit
         )
         return events + self._read_more(image, patch, t)
+
+    def _faint_drop(
+        self, residual: np.ndarray, limit: float, before_tex: np.ndarray, now_tex: np.ndarray
+    ) -> np.ndarray | None:
+        """The cells (rows, cols) bool to weigh as faint after a look that
+        changed nothing enough to count (:data:`NEARLY_SHARE`), with their
+        weak neighbours; None while there is no such doubt yet."""
+        known = self.tracker.known
+        if not 0 < self._visits < UNCOUNTED or known is None or len(known) != self.rows:
+            self._nearly = None
+            return None
+        empty = self.tracker.referee.empty
+        free = np.array([[ch == empty for ch in row] for row in known], bool)
+        nearly = (residual > NEARLY_SHARE * limit) & free
+        before, self._nearly = self._nearly, (nearly if nearly.any() else None)
+        if before is None or not (nearly & before).any():
+            return None
+        self._nearly = None
+        again = nearly & before
+        return np.asarray(
+            again | (faint_beside(again, before_tex, now_tex, residual, limit) & free)
+        )
 
     def _unclear(self) -> float:
         """The ring fit's scale above which something lies across the board:
@@ -672,9 +711,16 @@ class BoardWatch:
         rest, the track they slid down, the ramp's wide top; a tie keeps
         the picture's upright); the observation, the changed cells and the
         patch turn with the grid."""
-        if self._changed is None:
+        # Under a new light the cells that changed are a guess, still the
+        # way the tiles came in (simulated BITS 2205: the camera's exposure
+        # slipped as the first tile, a black double, went down; the way up
+        # was left to the second tile, dropped illegally in mid-air, which
+        # rests on the bottom only turned the wrong way: every tile after
+        # was judged a quarter turn off).
+        changed = self._changed if self._changed is not None else self._lit_changed
+        if changed is None:
             return obs, patch  # a first look says nothing about how tiles came in
-        new = ((obs.codes != ".") | ~obs.sure) & self._changed
+        new = ((obs.codes != ".") | ~obs.sure) & changed
         if not new.any():
             self._motion.clear()
             return obs, patch
@@ -683,7 +729,7 @@ class BoardWatch:
         if held is not None and all(set(row) <= {"."} for row in held):
             filled = np.zeros_like(new)  # an empty ramp: whatever else reads as a tile is not
         else:
-            filled = (obs.codes != ".") & ~self._changed
+            filled = (obs.codes != ".") & ~changed
         assert self.fit is not None
         top = top_edge(*frame_widths(image, self.fit.homography, self.rows, self.cols))
         turn, others = slide_turn(filled, new, track, self.settings.margin, top)
@@ -694,9 +740,11 @@ class BoardWatch:
         if turn % 4 == 0:
             return obs, patch
         self._turn_to(turn)
-        self._changed = np.rot90(self._changed, turn).copy()
-        self._faint = np.rot90(self._faint, turn).copy()
-        self._lit_changed = None
+        if self._changed is not None:
+            self._changed = np.rot90(self._changed, turn).copy()
+            self._faint = np.rot90(self._faint, turn).copy()
+        if self._lit_changed is not None:
+            self._lit_changed = np.rot90(self._lit_changed, turn).copy()
         assert self.fit is not None
         s = self.settings
         patch = board_patch(image, self.fit.homography, self.rows, self.cols, s.px, s.margin)

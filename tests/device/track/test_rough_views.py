@@ -294,3 +294,25 @@ def test_a_lamp_switched_on_mid_drop_is_no_knock():
     result = run_game("bits", 2068, lamp=True)
     assert result.missed == 0, result.problems
     assert result.right == result.placements, result.problems
+
+
+def test_a_black_double_on_the_dark_print_that_hardly_changes_it_is_weighed():
+    # BITS table 2126 ("night" print, glare): the 42nd tile, a black double,
+    # goes down in the top row at 161.9 s. Its cells change by a tenth at
+    # most, under the limit of a change, and the looks after saw nothing to
+    # judge: the tile was missed, then recorded together with the next one.
+    # A nearly-change on free cells seen in two looks running after a hand
+    # was over the board is now weighed by the rules as a faint one.
+    assert played("bits", 2126, 42).placements == 42
+
+
+def test_the_first_tile_seen_under_a_new_light_still_says_which_way_is_up():
+    # BITS table 2205 ("night" print, the ramp's bottom on the picture's
+    # right): the camera's exposure slips as the first tile, a black
+    # double, goes down (2.8 s), so its look is read under a new light,
+    # where which cells changed is only a guess. The way up was then left
+    # to the second tile, dropped illegally in mid-air, which rests on the
+    # bottom only turned the wrong way: the whole game was judged a quarter
+    # turn off (0 of 49 placements right).
+    result = played("bits", 2205, 4)
+    assert result.placements == 4 and result.illegal_truth == 1
