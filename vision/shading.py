@@ -350,7 +350,8 @@ def measure_shading(linear: np.ndarray, kinds: np.ndarray | None = None) -> Shad
     if kinds is not None:
         _, group = np.unique(group * 64 + np.asarray(kinds).ravel() % 64, return_inverse=True)
         group = group.ravel()
-    sizes = np.bincount(group[whole])
+    # (counted over every label: a clipped cell's kind may be its own)
+    sizes = np.bincount(group[whole], minlength=int(group.max()) + 1)
     ok = (cells < CLIPPED) & (cells > _FLOOR * 5) & ((sizes[group] >= 2) & whole)[:, None]
     cell_i, chan = np.nonzero(ok)
     seen = int(np.count_nonzero(ok.any(axis=1)))  # cells with any channel to go by

@@ -170,3 +170,16 @@ def test_print_kinds_are_materials_of_their_own():
     truth = half_plane(10, 10, 59.0, 9.0, 0.57)
     est = estimate_field(cells * truth[..., None], kinds)
     assert np.abs(est / relative(truth) - 1).max() < 0.03
+
+
+def test_a_clipped_cell_of_a_kind_of_its_own_gives_no_evidence():
+    # Simulated LITS 1039: the only cell whose symbol read unsure was also
+    # clipped, so its kind's label was past every label the unclipped
+    # cells counted; the field fell over it (an index error, every look
+    # of the game's first seconds lost).
+    cells = np.full((4, 4, 3), 0.5)
+    cells[3, 3] = [1.0, 1.0, 0.9]  # two channels clipped
+    kinds = np.zeros((4, 4), int)
+    kinds[3, 3] = 1
+    est = estimate_field(cells, kinds)
+    assert est.shape == (4, 4) and np.allclose(est, 1.0, atol=0.02)
