@@ -260,6 +260,13 @@ def top_edge(
     0.0
     >>> top_edge(np.array([0.9, 2.4, 3.0, 0.9]), np.array([True, True, False, True]))
     (1, 0.5)
+
+    Nor is such an edge the top when no other leads: it is the widest, as
+    anything beyond the reach would be (simulated BITS 1964: the table
+    beside the right rail in a shadow as dark as the frame).
+
+    >>> top_edge(np.array([2.4, 3.0, 2.1, 1.5]), np.array([True, False, False, True]))[1]
+    0.0
     """
     if np.isnan(widths).all():
         return 0, 0.0
@@ -273,7 +280,7 @@ def top_edge(
     others = [k for k in range(4) if k != best]
     if any(np.isnan(widths[k]) for k in others):
         return best, 0.0  # an edge not seen at all, or like the table
-    if _leading(widths, range(4), lead) is None:
+    if _leading(widths, range(4), lead) is None or beyond[best]:
         return best, 0.0
     return best, 1.0 if all(measured[k] for k in others) else 0.5
 
