@@ -32,6 +32,7 @@ from device.evals._data import shared_data_dir
 from vision import lattice
 from vision.corners import frame_corners
 from vision.locate import as_bgr_or_gray, locate_grid
+from vision.orientation import frame_widths, top_edge
 
 
 @dataclass
@@ -45,6 +46,9 @@ class Item:
     frame_mean: float = float("nan")  # corners moved to the outside of the frame line
     ms: float = 0.0
     quality: float = 0.0
+    # BITS: the ramp's top told by its frame (vision.orientation.top_edge):
+    # "right", "wrong" (sure), "wrong-half" (half sure) or "unsure"
+    top: str = ""
 
     def row(self) -> dict[str, Any]:
         def r(v: float) -> float | None:
@@ -58,6 +62,7 @@ class Item:
             "frame_mean": r(self.frame_mean),
             "ms": round(self.ms, 2),
             "quality": round(self.quality, 3),
+            **({"top": self.top} if self.top else {}),
         }
 
 
@@ -78,6 +83,7 @@ def measure(
     name: str,
     any_order: bool = False,
     frame: bool = False,
+    top: bool = False,
 ) -> Item:
     start = time.perf_counter()
     fit = locate_grid(image, rows, cols)
@@ -86,11 +92,34 @@ def measure(
         return Item(name, False, ms=ms)
     err = corner_errors(fit.corners, truth, any_order)
     item = Item(name, True, float(err.mean()), float(err.max()), ms=ms, quality=fit.quality)
+    if top:
+        item.top = ramp_top(image, fit.homography, fit.corners, truth, rows, cols)
     if frame:
         pyramid = lattice.Pyramid(as_bgr_or_gray(image))
         outside = frame_corners(pyramid, fit.homography, fit.corners, rows, cols)
         item.frame_mean = float(corner_errors(outside, truth, any_order).mean())
     return item
+
+
+def ramp_top(
+    image: np.ndarray,
+    homography: np.ndarray,
+    corners: np.ndarray,
+    truth: np.ndarray,
+    rows: int,
+    cols: int,
+) -> str:
+    """Whether the ramp's frame names the right edge of the found grid as
+    the top (the truth's upper edge, ``truth`` ``UL UR LR LL``): what turns
+    the first tile, flat in a corner, the right way up."""
+    mids = [(corners[k] + corners[(k + 1) % 4]) / 2 for k in range(4)]
+    want = int(np.argmin([np.linalg.norm(m - (truth[0] + truth[1]) / 2) for m in mids]))
+    edge, sure = top_edge(*frame_widths(image, homography, rows, cols))
+    if sure == 0:
+        return "unsure"
+    if edge == want:
+        return "right"
+    return "wrong" if sure == 1 else "wrong-half"
 
 
 def summary(items: list[Item]) -> dict[str, Any]:
@@ -110,6 +139,9 @@ def summary(items: list[Item]) -> dict[str, Any]:
     }
     if len(frames):
         out["frame_mean_error"] = round(float(frames.mean()), 5)
+    tops = [i.top for i in found if i.top]
+    if tops:
+        out["top"] = {k: tops.count(k) for k in ("right", "wrong", "wrong-half", "unsure")}
     return out
 
 
@@ -155,7 +187,7 @@ def sim_items(game: str, frames: int, size: tuple[int, int], first_seed: int = 0
     """The locator measured on :func:`sim_frames` (any corner order: the
     board's own upper-left is not known to a generic search)."""
     return [
-        measure(image, truth, rows, cols, name, any_order=True)
+        measure(image, truth, rows, cols, name, any_order=True, top=game == "bits")
         for name, image, truth, rows, cols in sim_frames(game, frames, size, first_seed)
     ]
 
@@ -181,10 +213,17 @@ def _line(title: str, s: dict[str, Any]) -> None:
     frame = (
         f", outside-of-frame mean {pct(s['frame_mean_error'])}" if "frame_mean_error" in s else ""
     )
+    top = ""
+    if "top" in s:
+        t = s["top"]
+        top = (
+            f"; the ramp's top from its frame {t['right']} right, {t['wrong']} wrong,"
+            f" {t['wrong-half']} wrong half sure, {t['unsure']} unsure"
+        )
     print(
         f"{title}: found {s['found']}/{s['n']} ({100 * s['found_rate']:.1f}%), corner error "
         f"mean {pct(s['mean_error'])}, p95 {pct(s['p95_error'])}, max {pct(s['max_error'])}, "
-        f"{s['over_5pct']} over 5%{frame}; median {s['median_ms']} ms"
+        f"{s['over_5pct']} over 5%{frame}; median {s['median_ms']} ms{top}"
     )
 
 

@@ -40,3 +40,14 @@ def test_eval_locate_first_seed_picks_other_tables(capsys):
     assert main([*args, "--verbose", "--first-seed", "1000"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert [i["name"] for i in out["sim-lits"]["items"]] == ["lits#1000"]
+
+
+def test_eval_locate_tells_how_often_the_frame_names_the_ramps_top(capsys):
+    # BITS table 2122: the grid seen large at a slant, its outer line
+    # blurred over half a cell; the drop zone, measured from the line's
+    # colour, looked like table, and the bottom edge was taken for the top.
+    args = ["eval", "locate", "--no-photos", "--sim", "bits", "--frames", "1", "--json"]
+    assert main([*args, "--verbose", "--first-seed", "2122"]) == 0
+    out = json.loads(capsys.readouterr().out)["sim-bits"]
+    assert out["top"] == {"right": 1, "wrong": 0, "wrong-half": 0, "unsure": 0}
+    assert out["items"][0]["top"] == "right"
