@@ -68,9 +68,11 @@ _F_TO_LAB = np.array([[0.0, 500.0, 0.0], [116.0, -500.0, 200.0], [0.0, 0.0, -200
 def linear_to_lab(linear: np.ndarray) -> np.ndarray:
     """Linear RGB (R, G, B) to CIELAB (D65).
 
-    >>> [round(float(v), 2) for v in linear_to_lab(np.array([1.0, 1.0, 1.0]))]
+    (``+ 0.0`` turns a -0.0, which some CPUs' rounding gives for grey, into 0.0.)
+
+    >>> [round(float(v), 2) + 0.0 for v in linear_to_lab(np.array([1.0, 1.0, 1.0]))]
     [100.0, 0.0, 0.0]
-    >>> [round(float(v), 2) for v in linear_to_lab(np.array([0.001, 0.001, 0.001]))]
+    >>> [round(float(v), 2) + 0.0 for v in linear_to_lab(np.array([0.001, 0.001, 0.001]))]
     [0.9, 0.0, 0.0]
     """
     linear = np.asarray(linear, dtype=np.float64)
