@@ -173,10 +173,10 @@ def test_print_kinds_are_materials_of_their_own():
 
 
 def test_a_clipped_cell_of_a_kind_of_its_own_gives_no_evidence():
-    # Simulated LITS 1039: the only cell whose symbol read unsure was also
-    # clipped, so its kind's label was past every label the unclipped
-    # cells counted; the field fell over it (an index error, every look
-    # of the game's first seconds lost).
+    # Simulated LITS 1039's first frames: a clipped cell whose print kind
+    # no unclipped cell shared was numbered past every label the unclipped
+    # cells counted, and the field failed with an index error (the reading
+    # of three of the game's first frames lost).
     cells = np.full((4, 4, 3), 0.5)
     cells[3, 3] = [1.0, 1.0, 0.9]  # two channels clipped
     kinds = np.zeros((4, 4), int)
