@@ -111,9 +111,10 @@ def ramp_top(
 ) -> str:
     """Whether the ramp's frame names the right edge of the found grid as
     the top (the truth's upper edge, ``truth`` ``UL UR LR LL``): what turns
-    the first tile, flat in a corner, the right way up."""
-    mids = [(corners[k] + corners[(k + 1) % 4]) / 2 for k in range(4)]
-    want = int(np.argmin([np.linalg.norm(m - (truth[0] + truth[1]) / 2) for m in mids]))
+    the first tile, flat in a corner, the right way up. Edge ``k`` is the
+    top when the corners rolled by ``-k`` put the truth's upper-left first."""
+    errors = [corner_errors(np.roll(corners, -k, axis=0), truth).mean() for k in range(4)]
+    want = int(np.argmin(errors))
     edge, sure = top_edge(*frame_widths(image, homography, rows, cols))
     if sure == 0:
         return "unsure"
