@@ -42,8 +42,11 @@ from vision.reader import Reading, read_cells, rectify_around
 # one warp gives the board and the margin around it, see rectify_around).
 CELL_PX = 24
 MAX_BOARDS = 4
-# Turns whose tiles rest within this of the chosen one's (gravity counts 4
-# per unit of support) stay in question for the next tiles.
+# What one unit of support (:func:`vision.orientation.support_score`) is
+# worth when choosing the way up; the weights below are in these units.
+GRAVITY_WEIGHT = 4.0
+# Turns whose tiles rest within this of the chosen one's (gravity counts
+# GRAVITY_WEIGHT per unit of support) stay in question for the next tiles.
 SLIDE_LEAD = 0.9
 # What the picture's own upright is worth when choosing the way up (same
 # units): a level camera is the rule, a camera turned a quarter the exception.
@@ -234,7 +237,7 @@ def slide_turn(
     gravity, scores = [], []
     for k in range(4):
         n, tr = np.rot90(new, k), np.rot90(track, k)
-        gravity.append(4.0 * support_score(np.rot90(filled, k) | n))
+        gravity.append(GRAVITY_WEIGHT * support_score(np.rot90(filled, k) | n))
         score = gravity[-1] + FRAME_WEIGHT * top[1] * (k == top[0] % 4)
         above = below = 0.0
         for col in np.flatnonzero(n.any(axis=0)):

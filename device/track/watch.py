@@ -37,6 +37,8 @@ from calibration.wizard import build_profile
 from device.track.exposure import ExposureCheck, re_expose, scale_lab
 from device.track.gate import GateSettings, StillnessGate
 from device.track.observe import (
+    FRAME_WEIGHT,
+    GRAVITY_WEIGHT,
     choose_turn,
     orient_like,
     read_board,
@@ -280,6 +282,10 @@ class BoardWatch:
         self._clear_ring: tuple[GridFit, np.ndarray] | None = None
         self._open_turn = False  # BITS: which way up is still open (an empty ramp)
         self._alt_turn: int | None = None  # the other way up the first tile allowed
+        # How much better the tiles must rest the other way up to turn the
+        # board (support score): 1, plus what the ramp's frame said for the
+        # way chosen.
+        self._alt_doubt = 1.0
         m = self.settings.margin
         self._motion: list[np.ndarray] = []  # cell means of the last moving frames (open turn)
         # The ring of cells around the grid: no placement changes it, so it
@@ -605,7 +611,7 @@ class BoardWatch:
         elif self._alt_turn is not None:
             held = self.tracker.referee.accepted() or ()
             doubt = wrong_way(tiles_seen(obs, held), self._alt_turn, held)
-            if doubt >= 1.0:
+            if doubt >= self._alt_doubt:
                 return self._turn_around(t)
             if doubt <= -1.0:
                 self._alt_turn = None  # the way up chosen is clearly right
@@ -737,6 +743,14 @@ class BoardWatch:
         self._open_turn = False
         # Keep the runner-up in mind: the next tiles may show it was right.
         self._alt_turn = (others[0] - turn) % 4 if others else None
+        # The ramp's frame weighed in the choice; a later tile's rest must
+        # outweigh it too (simulated BITS 2268: the frame named the top half
+        # sure, the first tile stood in a corner; the second, lying across
+        # with a legal hole under one half and a hand's shadow read as
+        # unsure cells beside it, rested 1.04 better turned a quarter, and
+        # every tile after was judged a quarter turn off).
+        said = FRAME_WEIGHT * top[1] * (top[0] % 4 == turn % 4)
+        self._alt_doubt = 1.0 + said / GRAVITY_WEIGHT
         if turn % 4 == 0:
             return obs, patch
         self._turn_to(turn)

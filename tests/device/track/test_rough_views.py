@@ -316,3 +316,16 @@ def test_the_first_tile_seen_under_a_new_light_still_says_which_way_is_up():
     # turn off (0 of 49 placements right).
     result = played("bits", 2205, 4)
     assert result.placements == 4 and result.illegal_truth == 1
+
+
+def test_a_second_tile_resting_better_turned_does_not_outweigh_the_ramps_frame():
+    # BITS table 2268: the first tile, a red double, stands in the picture's
+    # bottom-left corner (flat on the bottom row turned a quarter, as well);
+    # the ramp's frame named the top edge half sure, so it was recorded
+    # standing. The second, purple and black lying across, has a legal hole
+    # under its black half, and a hand's shadow read as unsure cells beside
+    # it: it rested 1.04 better turned a quarter, the board was turned, and
+    # every tile after was judged a quarter turn off (16 of 45 right). A
+    # later tile must now outweigh the frame's word too.
+    result = played("bits", 2268, 3)
+    assert result.placements == 3 and result.right == 3
