@@ -804,28 +804,38 @@ class BoardTracker:
                 yield (r, c), read
 
     def _beyond_reach(self, rows: list[str], obs: Observation) -> dict[Cell, tuple[str, ...]]:
-        """The new cells of ``rows`` read surely as another tile's colour
-        that fits (within the palette's ``max_distance``), where the code
-        ``rows`` gives them does not fit at all: each with the code read,
-        then the game's. The reader would never call such a cell the card's
-        colour; the rules alone would, and a wrong tile passes (simulated
-        BITS 1636 and 1643: a blue and purple tile for the card's purple
-        double, the blue half 17 and 13 ΔE from blue, 32 and 33 from
-        purple). The players say which it is. Not where the cells as read
-        make no real piece (half grey, half colour): that is a misread, and
-        the card's tile the likeliest piece there."""
+        """The new cells of ``rows`` read as another tile's colour that fits
+        (within the palette's ``max_distance``), where the code ``rows``
+        gives them does not fit at all: each with the code read, then the
+        game's. The reader would never call such a cell the card's colour;
+        the rules alone would, and a wrong tile passes (simulated BITS 1636
+        and 1643: a blue and purple tile for the card's purple double, the
+        blue half 17 and 13 ΔE from blue, 32 and 33 from purple). The
+        players say which it is. Not where the cells as read make no real
+        piece (half grey, half colour): that is a misread, and the card's
+        tile the likeliest piece there. A cell read unsure counts by its
+        candidates, the first that fits and makes a real piece with the
+        other cells (simulated BITS 2268 under a lamp: the card's purple
+        double wanted, a purple and black tile put down, its black half
+        read unsure grey or black, 22.6 and 25.2 ΔE, purple 45.5: recorded
+        as the card's tile)."""
         assert self.known is not None
         empty = self.referee.empty
         fresh = new_cells(self.known, rows, empty)
-        if not self.referee.is_piece("".join(str(obs.codes[cell]) for cell in fresh)):
-            return {}
+        read = {cell: str(obs.codes[cell]) for cell in fresh}
         out: dict[Cell, tuple[str, ...]] = {}
-        for (r, c), read in self._read_as_another(rows, obs):
-            if not obs.sure[r, c]:
+        for (r, c), want in ((cell, rows[cell[0]][cell[1]]) for cell in fresh):
+            if obs.distance_of((r, c), want) <= obs.max_distance:
                 continue
-            fits = obs.distance_of((r, c), read) <= obs.max_distance
-            if fits and obs.distance_of((r, c), rows[r][c]) > obs.max_distance:
-                out[(r, c)] = (read, rows[r][c])
+            options = (read[(r, c)],) if obs.sure[r, c] else obs.candidates[r][c]
+            for code in options:
+                if code in (empty, "?", want):
+                    continue
+                if obs.distance_of((r, c), code) > obs.max_distance:
+                    continue
+                if self.referee.is_piece("".join((read | {(r, c): code}).values())):
+                    out[(r, c)] = (code, want)
+                    break
         return out
 
     def _differ(self, rows: list[str], obs: Observation) -> dict[Cell, tuple[str, ...]]:

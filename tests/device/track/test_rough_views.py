@@ -329,3 +329,17 @@ def test_a_second_tile_resting_better_turned_does_not_outweigh_the_ramps_frame()
     # later tile must now outweigh the frame's word too.
     result = played("bits", 2268, 3)
     assert result.placements == 3 and result.right == 3
+
+
+def test_a_wrong_tile_with_a_half_read_unsure_is_asked_about_not_taken_for_the_cards():
+    # BITS table 2268 under a lamp: the card shows a purple double; a
+    # player puts down a purple and black tile (12.8 s). Its black half
+    # reads unsure, grey or black (22.6 and 25.2 ΔE), purple 45.5 ΔE away,
+    # beyond any colour the reader calls a fit: the rules alone made it the
+    # card's tile, recorded as placed. Now the players are asked, and say
+    # it is the wrong tile. (The whole game: cut short, its lamp would come
+    # on elsewhere.)
+    result = run_game("bits", 2268, lamp=True)
+    assert result.false == 0, result.problems
+    assert result.missed == 0, result.problems
+    assert result.right == result.placements == 45
