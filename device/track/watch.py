@@ -116,6 +116,13 @@ SAME_PLACE_S = 1.5
 # quick players never leave (simulated BITS game 408: every tile after
 # one in the bottom row missed for half a minute).
 RING_BESIDE = 2
+# ... and the board's changed cells they touch (8-connected blobs) number at
+# most this many: a piece (a LITS tetromino, a BITS tile or two put down
+# quickly) and the odd cell its shade darkens. An arm resting across the
+# ring and the board leaves a few ring cells changed too, when the smooth
+# light fit takes up its bulk (simulated BITS 2334: two ring cells beside
+# a blob of 15 board cells: the arm read as grey tiles, then refused).
+PIECE_BESIDE = 6
 # A gain g on sRGB levels is about g ** 2.2 on linear light.
 SRGB_EXPONENT = 2.2
 # How well the ring fits one smooth light change is judged against this
@@ -870,13 +877,19 @@ class BoardWatch:
 
     def _beside_a_piece(self, changed: np.ndarray) -> bool:
         """Whether the ring's changed cells (``changed``: ring included) are
-        few and each touches a changed cell of the board (see RING_BESIDE)."""
+        few and each touches a changed cell of the board, and the board's
+        cells they touch are a piece's few (see RING_BESIDE, PIECE_BESIDE)."""
         ring = changed & self._ring
         if ring.sum() > RING_BESIDE:
             return False
         inner = changed & ~self._ring
-        near = cv2.dilate(inner.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
-        return bool((near | ~ring).all())
+        square = np.ones((3, 3), np.uint8)
+        near = cv2.dilate(inner.astype(np.uint8), square).astype(bool)
+        if not (near | ~ring).all():
+            return False
+        _, blob = cv2.connectedComponents(inner.astype(np.uint8), connectivity=8)
+        touched = cv2.dilate(ring.astype(np.uint8), square).astype(bool) & inner
+        return int(np.isin(blob, np.unique(blob[touched])).sum()) <= PIECE_BESIDE
 
     def _maybe_moved(
         self, image: np.ndarray, t: float, ring_clear: bool = False

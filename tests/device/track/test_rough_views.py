@@ -343,3 +343,17 @@ def test_a_wrong_tile_with_a_half_read_unsure_is_asked_about_not_taken_for_the_c
     assert result.false == 0, result.problems
     assert result.missed == 0, result.problems
     assert result.right == result.placements == 45
+
+
+def test_an_arm_resting_across_the_ramp_is_no_piece_by_its_edge():
+    # BITS table 2334: between two drops a player's arm rests across the
+    # ramp's right side for three seconds (82-85 s). The smooth light fit
+    # takes up its bulk, leaving two ring cells changed, each beside the
+    # board's changed cells: taken for a tile by the ramp's edge shading
+    # the ring, the still arm was read (grey tiles or the print under it),
+    # and the players' answer made a refusal of two tiles never put down.
+    # The board's cells the ring cells touch are a blob of 15, no piece.
+    # (The whole game: cut short, its lamp would come on elsewhere.)
+    result = run_game("bits", 2334, lamp=True)
+    assert result.false == 0, result.problems
+    assert result.missed == 0, result.problems
