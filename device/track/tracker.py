@@ -1251,7 +1251,13 @@ class BoardTracker:
         if careful:
             sure = self._outcome(board) if not unsure else None
             if sure is not None and sure.kind == "legal":
-                if not self._unexpected(sure) or self._one_clear_piece(sure, obs):
+                # More than one tile at once is a surprise too: the second
+                # is a tile no card has shown yet (simulated BITS 2300: the
+                # print in the top row, seen afresh from a knocked camera,
+                # read as a grey double beside the card's tile just put
+                # down; both were recorded, the double twice in the game).
+                alone = len(sure.steps) <= 1 and not self._unexpected(sure)
+                if alone or self._one_clear_piece(sure, obs):
                     return self._act(sure, obs.lab, t, settled=False)
                 # Not the card's tile (the neutral one) and read near the
                 # print's colour: the print under the lamp's glare, seen
@@ -1328,6 +1334,16 @@ class BoardTracker:
                     c: (board[c[0]][c[1]], self.referee.empty) for c in cells
                 }
                 return self._ask(board, tile_or_print, [], obs, t)
+            if clear is not None and self._clear_part(clear, obs):
+                # Part of a piece read clearly, far from the print, and the
+                # rest of it read as the board (simulated LITS 1067: an L
+                # put down as a lamp came on, one cell read as the board
+                # under the new light; set aside as a misreading of an
+                # unchanged board, it was never judged). Ask which cells
+                # complete it.
+                part = self._ask_lone_half(board, clear, obs, t)
+                if part is not None:
+                    return part
             if clear is None or clear.kind != "illegal" or not self._one_clear_piece(clear, obs):
                 log.info("board %s: unclear look after a change of view or light", self.board)
                 self._set_aside(board, unsure)
@@ -1338,6 +1354,10 @@ class BoardTracker:
             # were put down in the seconds after a knock, then taken away).
         if not unsure:
             outcome = self._outcome(board)
+            extra = self._more_than_visits(outcome)
+            if extra:
+                empty = self.referee.empty
+                return self._ask(board, {c: (board[c[0]][c[1]], empty) for c in extra}, [], obs, t)
             options = self._plausible(outcome, obs) if self._colour_doubt(outcome) else {}
             shaky = t < self.doubt_colours_until or self._poorly_read(outcome.rows, obs)
             if self._colour_doubt(outcome) and shaky:
@@ -1381,6 +1401,11 @@ class BoardTracker:
                 return self._ask(board, doubt, [], obs, t)
             if self._sure_of_another(list(settled.rows), obs):
                 return self._ask(board, unsure, combos, obs, t)
+            extra = self._more_than_visits(settled)
+            if extra:
+                empty = self.referee.empty
+                doubt = {c: (settled.rows[c[0]][c[1]], empty) for c in extra}
+                return self._ask(list(settled.rows), doubt, [], obs, t)
             return self._act(settled, obs.lab, t, settled=True)
         maybe_nothing = any(o.kind == "rest" for _, o in combos)
         if (
@@ -1813,6 +1838,35 @@ class BoardTracker:
         return all(
             obs.sure[cell] and self._believed_empty(cell) and (not far or self._far(cell, obs))
             for cell in cells
+        )
+
+    def _more_than_visits(self, outcome: Outcome) -> list[Cell]:
+        """The new cells of a legal ``outcome``'s later tiles when it puts
+        down more tiles than hands came over the board since the last look
+        (a hand puts down one tile a visit): those are the doubtful ones
+        (simulated BITS 2300: a red double put down under two empty cells
+        of the top row, whose raised side changed their look; read as a
+        grey double, recorded as a second tile at once). ``[]`` otherwise,
+        or when the visits were not counted."""
+        if outcome.kind != "legal" or len(outcome.steps) < 2 or self._visits is None:
+            return []
+        if self._visits >= len(outcome.steps):
+            return []
+        empty = self.referee.empty
+        return new_cells(list(outcome.steps[0].rows), list(outcome.rows), empty)
+
+    def _clear_part(self, outcome: Outcome, obs: Observation) -> bool:
+        """Whether ``outcome`` is refused as part of a piece (PART_REASONS)
+        whose cells are each read sure, where the board was believed empty,
+        and far from the print's colour (:meth:`_far`): no misreading of
+        the print under a new lamp."""
+        verdict = outcome.verdict
+        if outcome.kind != "illegal" or verdict is None or verdict.reason not in PART_REASONS:
+            return False
+        assert self.known is not None
+        cells = new_cells(self.known, list(outcome.rows), self.referee.empty)
+        return bool(cells) and all(
+            obs.sure[cell] and self._believed_empty(cell) and self._far(cell, obs) for cell in cells
         )
 
     def _far(self, cell: Cell, obs: Observation) -> bool:

@@ -357,3 +357,30 @@ def test_an_arm_resting_across_the_ramp_is_no_piece_by_its_edge():
     result = run_game("bits", 2334, lamp=True)
     assert result.false == 0, result.problems
     assert result.missed == 0, result.problems
+
+
+def test_part_of_a_piece_read_clearly_under_a_new_lamp_is_asked_about():
+    # LITS table 1067: a lamp comes on (27.8 s) while a player puts down
+    # an L (28.5 s). Under the new light, which cells changed is a guess,
+    # and one of the L's cells reads as the board: three clear red cells,
+    # "not a tetromino", were set aside as a misreading of an unchanged
+    # board, and the L was never judged. Part of a piece read sure and far
+    # from the print is now asked about: which cells complete it.
+    # (The whole game: cut short, its lamp would come on elsewhere.)
+    result = run_game("lits", 1067, lamp=True)
+    assert result.missed == 0, result.problems
+    assert result.false == 0, result.problems
+    assert result.right == result.placements == 15
+
+
+def test_a_second_tile_without_a_hand_to_put_it_down_is_asked_about():
+    # BITS table 2300: a knocked camera (40 s) sees the top row's print
+    # afresh, and a red double put down under two empty cells of the top
+    # row (80.7 s) changes their look with its raised side. Both times the
+    # two cells read as a grey double, recorded beside the tile just put
+    # down: two tiles from one hand's visit (or, after the knock, a tile
+    # no card had shown yet). The doubtful tile is now asked about.
+    result = run_game("bits", 2300)
+    assert result.false == 0, result.problems
+    assert result.missed == 0, result.problems
+    assert result.right == result.placements == 42
