@@ -40,7 +40,6 @@ from device.track.rules import NotNow, Referee, Step, new_cells, with_cells
 from device.track.vote import CANDIDATE_MARGINS, Observation
 from engine.errors import ActionError
 from engine.regions import regions
-from engine.shapes import is_connected
 from engine.verdict import Verdict
 from vision.classify import SENSOR_BLACK_L
 
@@ -1000,9 +999,9 @@ class BoardTracker:
         return options
 
     def _rest_unseen(self, outcome: Outcome) -> dict[Cell, tuple[str, ...]]:
-        """For a refusal of fewer new cells than a piece covers, joined
-        together (no piece is smaller than its four cells: the rest of it
-        was read as the board), the question to ask instead: the new cells
+        """For a refusal of fewer new cells than a piece covers (no piece
+        is smaller than its four cells: the rest of it was read as the
+        board), the question to ask instead: the new cells
         and every cell believed empty that would complete them into a piece
         the rules allow, each with empty and the letters of those pieces
         (simulated LITS 913: an L's fourth cell read as the board, the
@@ -1018,7 +1017,11 @@ class BoardTracker:
         rows = list(outcome.rows)
         fresh = frozenset(new_cells(self.known, rows, empty))
         size = self.referee.piece_cells
-        if not fresh or len(fresh) >= size or not is_connected(fresh):
+        # (Not necessarily joined: the cell read as the board may be the one
+        # that joins them; simulated LITS 1046, an L's corner cell, its
+        # other three meeting only diagonally. A piece the rules allow is
+        # joined, whatever is tried.)
+        if not fresh or len(fresh) >= size:
             return {}
         n_rows, n_cols = len(rows), len(rows[0])
         grown = {fresh}

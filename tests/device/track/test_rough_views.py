@@ -384,3 +384,13 @@ def test_a_second_tile_without_a_hand_to_put_it_down_is_asked_about():
     assert result.false == 0, result.problems
     assert result.missed == 0, result.problems
     assert result.right == result.placements == 42
+
+
+def test_three_cells_of_an_l_meeting_only_at_a_corner_are_asked_about():
+    # LITS table 1046: an L goes down under light that puts every red cell
+    # 40-odd ΔE from red; its corner cell reads as the board, so the other
+    # three meet only diagonally. Only joined cells were grown into the
+    # pieces they might be part of, so the three were refused as "not a
+    # tetromino". The players are now asked which cells the piece covers.
+    result = played("lits", 1046, 15)
+    assert result.placements == 15 and result.right == 15
