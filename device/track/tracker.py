@@ -931,23 +931,30 @@ class BoardTracker:
         )
 
     def _ask_lone_half(
-        self, board: list[str], outcome: Outcome, obs: Observation, t: float
+        self,
+        board: list[str],
+        outcome: Outcome,
+        obs: Observation,
+        t: float,
+        changed: np.ndarray | None = None,
     ) -> list[Event] | None:
         """The question :meth:`_lone_half` asks instead of ``outcome``'s
         refusal; None when the refusal stands."""
-        lone = self._lone_half(outcome, obs)
+        lone = self._lone_half(outcome, obs, changed)
         if not lone:
             return None
         combos = [(c, self._outcome(b)) for c, b in self._combinations(board, lone)]
         return self._ask(board, lone, combos, obs, t)
 
-    def _lone_half(self, outcome: Outcome, obs: Observation) -> dict[Cell, tuple[str, ...]]:
+    def _lone_half(
+        self, outcome: Outcome, obs: Observation, changed: np.ndarray | None = None
+    ) -> dict[Cell, tuple[str, ...]]:
         """For a refusal of one new cell inside the grid (no tile covers one
         cell: a half was misread, either this one or its other half read as
         the board), the question to ask instead: that cell, with the codes
         read, the game's and empty, and each neighbour believed empty that
-        the reader says may hold a tile, with empty and the game's codes
-        (simulated BITS 308: a black double read as one grey cell, the
+        the reader says may hold a tile (or whose look ``changed``), with
+        empty and the game's codes (simulated BITS 308: a black double read as one grey cell, the
         other half doubting between the print and black). A neighbour set
         aside (believed covered by a tile the game does not hold) is asked
         about too, its old code offered besides: a cell whose look a tile
@@ -982,11 +989,18 @@ class BoardTracker:
             for dr, dc in ((-1, 0), (0, 1), (1, 0), (0, -1))
             if 0 <= r + dr < rows and 0 <= c + dc < cols
         ]
+        # A neighbour whose look changed may hold the other half though it
+        # reads as the print (simulated BITS 2428: a grey double standing
+        # in the top corner of a light print, its lower half read as the
+        # board, the upper one refused as sticking out of the grid).
         halves = [
             cell
             for cell in near
             if (self._believed_empty(cell) or cell in self.stale)
-            and any(code != empty for code in obs.candidates[cell[0]][cell[1]])
+            and (
+                any(code != empty for code in obs.candidates[cell[0]][cell[1]])
+                or (changed is not None and bool(changed[cell]))
+            )
         ]
         if not halves and verdict.reason != "not_a_tile":
             return {}  # sticking out: no neighbour inside may hold the other half
@@ -1373,7 +1387,7 @@ class BoardTracker:
                 if any(len(o) > 1 for o in asked.values()):
                     combos = [(c, self._outcome(b)) for c, b in self._combinations(board, asked)]
                     return self._ask(board, asked, combos, obs, t)
-            lone = self._ask_lone_half(board, outcome, obs, t)
+            lone = self._ask_lone_half(board, outcome, obs, t, changed)
             if lone is not None:
                 return lone
             unseen = self._after_unseen_drop(board, outcome, obs)
@@ -1418,7 +1432,7 @@ class BoardTracker:
             and self._same_refusal(illegal)
             and self._all_weighed(unsure)
         ):
-            lone = self._ask_lone_half(board, illegal[0], obs, t)
+            lone = self._ask_lone_half(board, illegal[0], obs, t, changed)
             if lone is not None:
                 return lone
             if self._gone_unsurely(illegal[0], obs):

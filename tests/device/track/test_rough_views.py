@@ -394,3 +394,13 @@ def test_three_cells_of_an_l_meeting_only_at_a_corner_are_asked_about():
     # tetromino". The players are now asked which cells the piece covers.
     result = played("lits", 1046, 15)
     assert result.placements == 15 and result.right == 15
+
+
+def test_a_grey_double_whose_lower_half_reads_as_the_print_is_asked_about():
+    # BITS table 2428: a grey double stands in the top-left corner of a
+    # light print (127 s). Its lower half changed in look but reads as the
+    # print; the upper half alone was refused as sticking out of the grid,
+    # and the game then took the second neutral tile of the round for the
+    # first. A neighbour whose look changed may hold the other half: asked.
+    result = played("bits", 2428, 43)
+    assert result.placements == 43 and result.right == 43
