@@ -954,8 +954,9 @@ class BoardTracker:
         the board), the question to ask instead: that cell, with the codes
         read, the game's and empty, and each neighbour believed empty that
         the reader says may hold a tile (or whose look ``changed``), with
-        empty and the game's codes (simulated BITS 308: a black double read as one grey cell, the
-        other half doubting between the print and black). A neighbour set
+        empty and the game's codes (simulated BITS 308: a black double read
+        as one grey cell, the other half doubting between the print and
+        black). A neighbour set
         aside (believed covered by a tile the game does not hold) is asked
         about too, its old code offered besides: a cell whose look a tile
         hardly changes (under a lamp's core every surface reads grey) keeps
