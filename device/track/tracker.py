@@ -1363,6 +1363,17 @@ class BoardTracker:
                 if part is not None:
                     return part
             if clear is None or clear.kind != "illegal" or not self._one_clear_piece(clear, obs):
+                # No board the look may be is clear, but the card's tile
+                # lies where one of its cells clearly shows it (simulated
+                # BITS 2223: a blue and black tile put down as the light
+                # dimmed; the dark print read black here and there, cells
+                # once set aside as black tiles among them, so every board
+                # held two tiles or more, and the tile was never judged).
+                drop = self._anchored_drop(obs)
+                if drop is not None and self._leans_to(drop, obs):
+                    return self._act(self._outcome(drop), obs.lab, t, settled=False)
+                if drop is not None:
+                    return self._ask_drop(board, drop, obs, t)
                 log.info("board %s: unclear look after a change of view or light", self.board)
                 self._set_aside(board, unsure)
                 return []
@@ -1663,6 +1674,31 @@ class BoardTracker:
                 if all(hint[cell] for cell in new_cells(self.known, rows, empty))
             ]
         return open_drops[0] if len(open_drops) == 1 else None
+
+    def _anchored_drop(self, obs: Observation) -> list[str] | None:
+        """The one legal drop whose every cell the reading allows (sure of
+        its code, or unsure with it among the candidates) and one cell of
+        which reads surely as its code far from the print's colour
+        (:meth:`_far`), where the game holds nothing: a tile clearly lies
+        there, and the rules say which. None when no drop or several are."""
+        assert self.known is not None
+        empty = self.referee.empty
+        found = []
+        for rows, _ in self.referee.legal_boards(self.known):
+            cells = new_cells(self.known, rows, empty)
+            allowed = all(
+                str(obs.codes[r, c]) == rows[r][c]
+                if obs.sure[r, c]
+                else rows[r][c] in obs.candidates[r][c]
+                for r, c in cells
+            )
+            anchored = any(
+                obs.sure[cell] and self._believed_empty(cell) and self._far(cell, obs)
+                for cell in cells
+            )
+            if cells and allowed and anchored:
+                found.append(rows)
+        return found[0] if len(found) == 1 else None
 
     def _changed_just_there(self, drop: list[str], hint: np.ndarray | None) -> bool:
         """Whether the cells that changed in look across a change of light

@@ -404,3 +404,15 @@ def test_a_grey_double_whose_lower_half_reads_as_the_print_is_asked_about():
     # first. A neighbour whose look changed may hold the other half: asked.
     result = played("bits", 2428, 43)
     assert result.placements == 43 and result.right == 43
+
+
+def test_a_tile_put_down_as_the_light_dims_is_judged_where_one_half_shows_clearly():
+    # BITS table 2223 (the dark classic print): the light over the whole
+    # table dims sharply for a moment (27 s) just after a blue and black
+    # tile goes down (26.5 s). Under the new light the print reads black
+    # here and there, among them cells once set aside as black tiles, so
+    # every board the look may be held two tiles or more: the look was
+    # taken for a misreading and the tile was never judged. The card's
+    # tile lies where its blue half reads surely, far from the print: the
+    # one drop there is taken.
+    assert played("bits", 2223, 10).placements == 10
