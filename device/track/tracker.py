@@ -321,8 +321,9 @@ class BoardTracker:
         return events
 
     def _crowded(self, board: list[str], unsure: dict[Cell, tuple[str, ...]], t: float) -> bool:
-        """More new cells than two pieces cover: a hand or an arm resting
-        over the board, not a move. It is looked at again from the next
+        """More new cells than two pieces cover, the game's tiles read
+        gone counted in: a hand or an arm resting over the board, not a
+        move. It is looked at again from the next
         still frames; only the same sight for :data:`CROWD_S` is judged (a
         heap of pieces dumped at once, which the rules then refuse)."""
         assert self.known is not None
@@ -334,6 +335,11 @@ class BoardTracker:
         empty = self.referee.empty
         cells = new_cells(self.known, board, empty)
         n = len([c for c in cells if c not in self.stale and empty not in unsure.get(c, ())])
+        # The game's tiles read surely gone count too: a hand resting still
+        # over the ramp hides them as it covers the print (simulated BITS
+        # 2416: 14 cells of tiles read as the print under a palm, refused
+        # as "tiles moved"); a player takes back one tile, not three.
+        n += len([c for c in new_cells(board, self.known, empty) if c not in unsure])
         if n <= 2 * self.referee.piece_cells:
             self._crowd = None
             return False

@@ -416,3 +416,13 @@ def test_a_tile_put_down_as_the_light_dims_is_judged_where_one_half_shows_clearl
     # tile lies where its blue half reads surely, far from the print: the
     # one drop there is taken.
     assert played("bits", 2223, 10).placements == 10
+
+
+def test_a_palm_resting_over_the_ramp_does_not_take_its_tiles_away():
+    # BITS table 2416: a player's palm rests still over the ramp for four
+    # seconds (62.8-66.6 s), the light fit around it just under the limit
+    # of "something lies across". Fourteen cells of tiles under it read as
+    # the print, and the tracker refused "tiles moved". Tiles read gone
+    # count toward "more than two pieces could": waited out like a crowd.
+    result = played("bits", 2416, 20)
+    assert result.placements == 20
