@@ -1291,9 +1291,8 @@ class BoardTracker:
                 # the game stayed a card behind and the next tile was
                 # refused). The players know which: ask.
                 log.info("board %s: an unexpected tile near the print's colour", self.board)
-                empty = self.referee.empty
-                cells = new_cells(self.known or [], board, empty)
-                return self._ask(board, {c: (board[c[0]][c[1]], empty) for c in cells}, [], obs, t)
+                cells = new_cells(self.known or [], board, self.referee.empty)
+                return self._ask(board, self._code_or_empty(board, cells), [], obs, t)
             drops = self._read_drops(obs)
             drop = self._likeliest(drops, obs)
             if drop is not None:
@@ -1354,10 +1353,7 @@ class BoardTracker:
                 # set aside and taken away unjudged).
                 log.info("board %s: a piece against the rules near the print's colour", self.board)
                 cells = new_cells(self.known or [], list(clear.rows), self.referee.empty)
-                tile_or_print: dict[Cell, tuple[str, ...]] = {
-                    c: (board[c[0]][c[1]], self.referee.empty) for c in cells
-                }
-                return self._ask(board, tile_or_print, [], obs, t)
+                return self._ask(board, self._code_or_empty(board, cells), [], obs, t)
             if clear is not None and self._clear_part(clear, obs):
                 # Part of a piece read clearly, far from the print, and the
                 # rest of it read as the board (simulated LITS 1067: an L
@@ -1391,8 +1387,7 @@ class BoardTracker:
             outcome = self._outcome(board)
             extra = self._more_than_visits(outcome)
             if extra:
-                empty = self.referee.empty
-                return self._ask(board, {c: (board[c[0]][c[1]], empty) for c in extra}, [], obs, t)
+                return self._ask(board, self._code_or_empty(board, extra), [], obs, t)
             options = self._plausible(outcome, obs) if self._colour_doubt(outcome) else {}
             shaky = t < self.doubt_colours_until or self._poorly_read(outcome.rows, obs)
             if self._colour_doubt(outcome) and shaky:
@@ -1438,8 +1433,7 @@ class BoardTracker:
                 return self._ask(board, unsure, combos, obs, t)
             extra = self._more_than_visits(settled)
             if extra:
-                empty = self.referee.empty
-                doubt = {c: (settled.rows[c[0]][c[1]], empty) for c in extra}
+                doubt = self._code_or_empty(settled.rows, extra)
                 return self._ask(list(settled.rows), doubt, [], obs, t)
             return self._act(settled, obs.lab, t, settled=True)
         maybe_nothing = any(o.kind == "rest" for _, o in combos)
@@ -1723,10 +1717,7 @@ class BoardTracker:
         print, simulated BITS 202): the players say whether it is there.
         Left for the next change, it was missed (the board stays still until
         the next tile, which is then judged against this card)."""
-        empty = self.referee.empty
-        asked: dict[Cell, tuple[str, ...]] = {
-            (r, c): (drop[r][c], empty) for r, c in new_cells(self.known or [], drop, empty)
-        }
+        asked = self._code_or_empty(drop, new_cells(self.known or [], drop, self.referee.empty))
         combos = [(choice, self._outcome(b)) for choice, b in self._combinations(board, asked)]
         return self._ask(board, asked, combos, obs, t)
 
@@ -1899,6 +1890,13 @@ class BoardTracker:
             obs.sure[cell] and self._believed_empty(cell) and (not far or self._far(cell, obs))
             for cell in cells
         )
+
+    def _code_or_empty(
+        self, rows: Sequence[str], cells: Iterable[Cell]
+    ) -> dict[Cell, tuple[str, ...]]:
+        """The question whether ``cells`` hold the code ``rows`` gives them
+        or lie empty."""
+        return {(r, c): (rows[r][c], self.referee.empty) for r, c in cells}
 
     def _more_than_visits(self, outcome: Outcome) -> list[Cell]:
         """The new cells of a legal ``outcome``'s later tiles when it puts

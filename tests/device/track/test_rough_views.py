@@ -15,9 +15,11 @@ from __future__ import annotations
 from device.evals.track import GameResult, run_game
 
 
-def played(game: str, seed: int, moves: int) -> GameResult:
-    """The first ``moves`` placements of a seeded table, none missed, none false."""
-    result = run_game(game, seed, moves=moves)
+def played(game: str, seed: int, moves: int | None, lamp: bool = False) -> GameResult:
+    """The first ``moves`` placements of a seeded table (None: the whole
+    game, as a game with a lamp must be played: cut short, its lamp would
+    come on elsewhere), none missed, none false."""
+    result = run_game(game, seed, lamp=lamp, moves=moves)
     assert result.missed == 0, result.problems
     assert result.false == 0, result.problems
     return result
@@ -339,9 +341,7 @@ def test_a_wrong_tile_with_a_half_read_unsure_is_asked_about_not_taken_for_the_c
     # card's tile, recorded as placed. Now the players are asked, and say
     # it is the wrong tile. (The whole game: cut short, its lamp would come
     # on elsewhere.)
-    result = run_game("bits", 2268, lamp=True)
-    assert result.false == 0, result.problems
-    assert result.missed == 0, result.problems
+    result = played("bits", 2268, None, lamp=True)
     assert result.right == result.placements == 45
 
 
@@ -354,9 +354,7 @@ def test_an_arm_resting_across_the_ramp_is_no_piece_by_its_edge():
     # and the players' answer made a refusal of two tiles never put down.
     # The board's cells the ring cells touch are a blob of 15, no piece.
     # (The whole game: cut short, its lamp would come on elsewhere.)
-    result = run_game("bits", 2334, lamp=True)
-    assert result.false == 0, result.problems
-    assert result.missed == 0, result.problems
+    played("bits", 2334, None, lamp=True)
 
 
 def test_part_of_a_piece_read_clearly_under_a_new_lamp_is_asked_about():
@@ -367,9 +365,7 @@ def test_part_of_a_piece_read_clearly_under_a_new_lamp_is_asked_about():
     # board, and the L was never judged. Part of a piece read sure and far
     # from the print is now asked about: which cells complete it.
     # (The whole game: cut short, its lamp would come on elsewhere.)
-    result = run_game("lits", 1067, lamp=True)
-    assert result.missed == 0, result.problems
-    assert result.false == 0, result.problems
+    result = played("lits", 1067, None, lamp=True)
     assert result.right == result.placements == 15
 
 
@@ -380,9 +376,7 @@ def test_a_second_tile_without_a_hand_to_put_it_down_is_asked_about():
     # two cells read as a grey double, recorded beside the tile just put
     # down: two tiles from one hand's visit (or, after the knock, a tile
     # no card had shown yet). The doubtful tile is now asked about.
-    result = run_game("bits", 2300)
-    assert result.false == 0, result.problems
-    assert result.missed == 0, result.problems
+    result = played("bits", 2300, None)
     assert result.right == result.placements == 42
 
 
