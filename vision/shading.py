@@ -58,6 +58,7 @@ STEP_DEGREES = 5.0
 MIN_SIDE = 3
 MIN_STEP = 0.2
 SHADOW_GAIN = 0.6
+BAND_CELLS = 3.0  # the widest band of shadow tried (cells)
 TRIED_SPLITS = 3
 # The edge found is then moved across (cells) and turned (degrees) to fit,
 # by these steps, each half the last.
@@ -169,30 +170,76 @@ def _signed(d: np.ndarray) -> np.ndarray:
     return np.where(d > 0, d * BRIGHTER, -d)
 
 
+# A shape is the lines of one step: (degrees, offset, sign) each, the
+# step counting past each line with its sign (a band: +1 past its near
+# edge, -1 past its far one).
+Shape = tuple[tuple[float, float, float], ...]
+
+
 @cache
-def _half_planes(rows: int, cols: int) -> tuple[np.ndarray, tuple[tuple[float, float], ...]]:
+def _half_planes(rows: int, cols: int) -> tuple[np.ndarray, tuple[Shape, ...]]:
     """Every split of the cells by a straight line (a shadow's edge), each
     once (a split and its mirror are one: the levels take up the
     difference), both sides at least ``MIN_SIDE`` cells: the share of each
-    cell's middle beyond the line (K, rows*cols), and a line (degrees,
-    offset) giving each."""
+    cell's middle beyond the line (K, rows*cols), and each one's shape."""
     x, y = _centres(rows, cols).T
-    masks, lines = [], []
+    masks: list[np.ndarray] = []
+    shapes: list[Shape] = []
     for deg in np.arange(0.0, 360.0, STEP_DEGREES):
         p = x * np.cos(np.radians(deg)) + y * np.sin(np.radians(deg))
-        levels = np.unique(np.round(p, 6))
-        for t in (levels[1:] + levels[:-1]) / 2:
+        for t in _cuts(p):
             m = p > t
             if not m[0]:  # the mirror is the line the other way round
                 masks.append(m)
-                lines.append((float(deg), float(t)))
+                shapes.append(((float(deg), float(t), 1.0),))
+    kept = _distinct(masks, shapes)
+    return np.array([_shape_coverage(rows, cols, shape) for shape in kept]), kept
+
+
+@cache
+def _bands(rows: int, cols: int, deg: float) -> tuple[np.ndarray, tuple[Shape, ...]]:
+    """Every band of cells between two lines at ``deg`` at most
+    ``BAND_CELLS`` apart, with cells beyond both: the shadow of a lamp's
+    arm or a shelf's edge (simulated BITS 6103: a band across two rows,
+    fitted as one edge and a field bowed to make up the rest, read the
+    red tiles black). The share of each cell's middle in each band
+    (K, rows*cols), and each one's shape."""
+    x, y = _centres(rows, cols).T
+    p = x * np.cos(np.radians(deg)) + y * np.sin(np.radians(deg))
+    cuts = _cuts(p)
+    past = [_coverage(rows, cols, deg, t) for t in cuts]
+    masks: list[np.ndarray] = []
+    covers: list[np.ndarray] = []
+    shapes: list[Shape] = []
+    for i, near in enumerate(cuts):
+        for j in range(i + 1, len(cuts)):
+            far = cuts[j]
+            if far - near > BAND_CELLS:
+                break
+            masks.append((p > near) & (p <= far))
+            covers.append(past[i] - past[j])
+            shapes.append(((float(deg), float(near), 1.0), (float(deg), float(far), -1.0)))
+    kept = _distinct(masks, shapes)
+    at = {shape: i for i, shape in enumerate(shapes)}
+    keep = [at[k] for k in kept]
+    return np.array(covers, dtype=np.float64)[keep].reshape(-1, rows * cols), kept
+
+
+def _cuts(p: np.ndarray) -> np.ndarray:
+    """The offsets between neighbouring cells' positions ``p`` along a line's normal."""
+    levels = np.unique(np.round(p, 6))
+    return np.asarray((levels[1:] + levels[:-1]) / 2)
+
+
+def _distinct(masks: Sequence[np.ndarray], shapes: Sequence[Shape]) -> tuple[Shape, ...]:
+    """The shapes of the distinct ``masks`` with at least ``MIN_SIDE`` cells
+    on either side, in the order given."""
     if not masks:
-        return np.zeros((0, rows * cols)), ()
+        return ()
     _, first = np.unique(np.array(masks), axis=0, return_index=True)
     side = np.array(masks)[first].sum(axis=1)
-    first = first[(side >= MIN_SIDE) & (len(x) - side >= MIN_SIDE)]
-    kept = tuple(lines[i] for i in sorted(first))
-    return np.array([_coverage(rows, cols, *line) for line in kept]), kept
+    first = first[(side >= MIN_SIDE) & (len(masks[0]) - side >= MIN_SIDE)]
+    return tuple(shapes[i] for i in sorted(first))
 
 
 def _coverage(rows: int, cols: int, deg: float, offset: float) -> np.ndarray:
@@ -204,10 +251,32 @@ def _coverage(rows: int, cols: int, deg: float, offset: float) -> np.ndarray:
     return np.asarray((p[:, None] + _MIDDLE_POINTS @ np.array([c, s]) > offset).mean(axis=1))
 
 
+def _shape_coverage(rows: int, cols: int, shape: Shape) -> np.ndarray:
+    """The share of each cell's middle in the shadow ``shape`` casts."""
+    return np.asarray(sum(sign * _coverage(rows, cols, deg, off) for deg, off, sign in shape))
+
+
 @cache
 def _centres(rows: int, cols: int) -> np.ndarray:
     y, x = np.mgrid[0:rows, 0:cols].astype(np.float64)
     return np.stack([x.ravel() + 0.5, y.ravel() + 0.5], axis=1)
+
+
+def _ranked(
+    splits: np.ndarray, shapes: tuple[Shape, ...], per_cell: np.ndarray, inverse: np.ndarray
+) -> list[tuple[float, int, Shape]]:
+    """The ``TRIED_SPLITS`` splits (K, cells) that take up most of the
+    residual, best first: (gain, index, shape). ``per_cell``: each cell's
+    sums of the weighted design, weights and weighted residuals;
+    ``inverse``: the weighted design's inverted Gram matrix."""
+    g = splits @ per_cell[:, :-2]  # (K, p)
+    d = (splits * splits) @ per_cell[:, -2]
+    num = (splits @ per_cell[:, -1]) ** 2
+    den = d - np.sum((g @ inverse) * g, axis=1)  # (the Gram matrix is symmetric)
+    gain = np.where(den > 1e-9, num / np.maximum(den, 1e-9), 0.0)
+    n = min(TRIED_SPLITS, len(gain))
+    top = np.argpartition(-gain, n - 1)[:n]
+    return [(float(gain[k]), int(k), shapes[k]) for k in top[np.argsort(-gain[top])]]
 
 
 def _shadow_step(
@@ -220,15 +289,15 @@ def _shadow_step(
     group: np.ndarray,
     rows: int,
     cols: int,
-) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, tuple[float, float]] | None:
+) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, Shape] | None:
     """The best straight step to add to the field, if it is a shadow's: the
     fit with it (as :func:`_robust`), the share of each cell past it and
-    its line (degrees, offset: see :class:`Edge`). It must lower the
+    its shape (see :data:`Shape`). It must lower the
     fit's cost by ``SHADOW_GAIN`` of it, step by at least
     ``MIN_STEP``, and be seen by two materials or more on both of its
     sides (a block of grey tiles among the bare board is one material one
     level down: with nothing else stepping with it, that is what it is)."""
-    splits, lines = _half_planes(rows, cols)
+    splits, shapes = _half_planes(rows, cols)
     if not len(splits):
         return None
     # Rank the splits by how much of the smooth fit's residual they take
@@ -238,45 +307,63 @@ def _shadow_step(
     w = _biweight(resid, CUTOFFS[1])
     aw = a * w[:, None]
     gram = a.T @ aw + 1e-9 * np.eye(a.shape[1])
-    coef0 = np.linalg.solve(gram, aw.T @ b)
-    r0 = b - a @ coef0
-    s = splits[:, cell_i]  # (K, n)
-    g = s @ aw  # (K, p)
-    d = (s * s) @ w
-    num = (s @ (w * r0)) ** 2
-    den = d - np.einsum("kp,pk->k", g, np.linalg.solve(gram, g.T))
-    gain = np.where(den > 1e-9, num / np.maximum(den, 1e-9), 0.0)
+    r0 = b - a @ np.linalg.solve(gram, aw.T @ b)
+    # Sums over each cell's observations first (a split covers a cell's
+    # channels alike): the candidates then meet the cells, not each channel.
+    per_cell = np.zeros((splits.shape[1], a.shape[1] + 2))
+    np.add.at(per_cell, cell_i, np.hstack([aw, w[:, None], (w * r0)[:, None]]))
+    inverse = np.linalg.inv(gram)
+    ranked = _ranked(splits, shapes, per_cell, inverse)
+    # A band is looked for along the best edges' lines (and a step either
+    # side): one edge of a band takes up much of it, and every band each
+    # way is too many candidates to rank on every frame (a 10x10 board has
+    # tens of thousands).
+    angles = {
+        round(shape[0][0] + turn, 6) % 180.0  # (a band turned half round is the same)
+        for _, _, shape in ranked
+        for turn in (-STEP_DEGREES, 0.0, STEP_DEGREES)
+    }
+    # The one linear step ranks bands of one slant well, but not slants
+    # against each other (the smooth fit it starts from has bent to the
+    # band): the best band at each slant is fitted.
+    for deg in sorted(angles):
+        masks, band_shapes = _bands(rows, cols, deg)
+        if len(masks):
+            ranked += _ranked(masks, band_shapes, per_cell, inverse)[:1]
     best = None
-    for k in np.argsort(-gain)[:TRIED_SPLITS]:
-        if gain[k] < MIN_STEP**2 * MIN_SIDE:
-            break  # not even a least step over the fewest cells: no shadow's edge
-        coef, c, r = _robust(np.hstack([a, s[k][:, None]]), b, start)
+    for gain, _, shape in ranked:
+        if gain < MIN_STEP**2 * MIN_SIDE:
+            continue  # not even a least step over the fewest cells: no shadow's edge
+        cover = _shape_coverage(rows, cols, shape)
+        coef, c, r = _robust(np.hstack([a, cover[cell_i][:, None]]), b, start)
         if c > cost * (1 - SHADOW_GAIN) or abs(coef[-1]) < MIN_STEP:
             continue
         inlier = r < CUTOFFS[-1]
-        on = s[k] > 0.5
+        on = cover[cell_i] > 0.5
         seen = [np.unique(group[inlier & side]) for side in (on, ~on)]
         if len(np.intersect1d(seen[0], seen[1])) < 2:
             continue
         if best is None or c < best[1]:
-            best = (coef, c, r, splits[k], lines[k])
+            best = (coef, c, r, cover, shape)
     if best is None:
         return None
-    # Where between the cells' centres, and at what slant, the edge runs:
-    # it decides how much of the cells it crosses lies in the shadow.
-    coef, c, r, split, (deg, offset) = best
+    # Where between the cells' centres, and at what slant, each edge runs:
+    # it decides how much of the cells it crosses lies in the shadow (a
+    # band's two edges move apart, its slant turns them both).
+    coef, c, r, split, shape = best
     for nudge, turn in NUDGES:
-        for deg_, off_ in (
-            (deg, offset - nudge),
-            (deg, offset + nudge),
-            (deg - turn, offset),
-            (deg + turn, offset),
-        ):
-            tried = _coverage(rows, cols, deg_, off_)
-            coef_, c_, r_ = _robust(np.hstack([a, tried[cell_i][:, None]]), b, start)
+        tries = [
+            tuple((d, o + move * (j == i), sign) for j, (d, o, sign) in enumerate(shape))
+            for i in range(len(shape))
+            for move in (-nudge, nudge)
+        ]
+        tries += [tuple((d + t, o, sign) for d, o, sign in shape) for t in (-turn, turn)]
+        for tried in tries:
+            cover = _shape_coverage(rows, cols, tried)
+            coef_, c_, r_ = _robust(np.hstack([a, cover[cell_i][:, None]]), b, start)
             if c_ < c and abs(coef_[-1]) >= MIN_STEP:
-                coef, c, r, split, deg, offset = coef_, c_, r_, tried, deg_, off_
-    return coef, c, r, split, (deg, offset)
+                coef, c, r, split, shape = coef_, c_, r_, cover, tried
+    return coef, c, r, split, shape
 
 
 @dataclass(frozen=True)
@@ -371,19 +458,23 @@ def measure_shading(linear: np.ndarray, kinds: np.ndarray | None = None) -> Shad
     # A hard shadow's edge (a shelf, a lampshade's rim) is a step no
     # polynomial follows: look for one (two: a band), and keep each only
     # when it explains the board far better than the smooth field alone.
-    splits, lines = [], []
+    splits, shapes = [], []
     for _ in range(2):
         found = _shadow_step(a, b, start, cost, resid, cell_i, group[cell_i], rows, cols)
         if found is None:
             break
-        coef, cost, resid, split, line = found
+        coef, cost, resid, split, shape = found
         splits.append(split)
-        lines.append(line)
+        shapes.append(shape)
         a = np.hstack([a, split[cell_i][:, None]])
     smooth = poly @ coef[n_levels : n_levels + poly.shape[1]]
     steps = coef[n_levels + poly.shape[1] :]
     f = smooth + (np.array(splits).T @ steps if splits else 0.0)
-    edges = tuple(Edge(d, o, float(st)) for (d, o), st in zip(lines, steps, strict=True))
+    edges = tuple(
+        Edge(d, o, float(sign * st))
+        for shape, st in zip(shapes, steps, strict=True)
+        for d, o, sign in shape
+    )
     return Shading(
         np.exp(f - f.mean()).reshape(rows, cols),
         np.exp(smooth - f.mean()).reshape(rows, cols),
