@@ -78,6 +78,11 @@ SECOND_SHARE = 0.6
 # many cells of it (LITS 5041: the core white on a dark board, the spot's
 # fitted peak 394 levels).
 CORE = 0.25
+# A spot draws a slope across the cells on its flanks (where it still adds
+# this share of its peak); it must not leave one with three times what
+# varied there: that cell is flat, and the spot is no highlight.
+REACH = 0.25
+SLOPE_WORSE = 3.0
 # Hypotheses weighed at once (memory: CHUNK x cells x samples floats).
 CHUNK = 128
 # Samples this bright in any channel are clipped: what they say of the
@@ -218,7 +223,48 @@ def find_highlight(
     clear = share >= CLEAR_SHARE or _core_clipped(board, spot, rows, cols)
     if float(peak.max()) > (MAX_CLEAR_PEAK if clear else MAX_PEAK):
         return None
+    if _slopes_missing(values, usable, ys, xs, spot, rows, cols):
+        return None
     return Highlight(spot.x, spot.y, spot.sigmas, spot.peaks, share)
+
+
+def _slopes_missing(
+    values: np.ndarray,
+    usable: np.ndarray,
+    ys: np.ndarray,
+    xs: np.ndarray,
+    spot: Highlight,
+    rows: int,
+    cols: int,
+) -> bool:
+    """Whether the spot draws a slope across a cell that shows none: a
+    highlight is smooth and round, so every cell on its flanks varies
+    with it, while a tile's cast shadow over half of one cell is a step
+    that no neighbour shares (simulated BITS tracking 2514, no lamp's
+    reflection at all: a glint fitted to the shadow's edge was taken off
+    and the bare print beside the new tile read as a grey tile).
+
+    The flanks: cells the spot still lights by ``REACH`` of its peak,
+    their centres at least its narrowest width from its centre (a lamp's
+    disc may be flat there: read-eval table 4031, the core over a bare
+    cell hardly varied; farther out a real highlight may fade faster than
+    the round spot fitted to it: table 3051). A cell there that the spot
+    leaves with ``SLOPE_WORSE`` times what varied in it is flat."""
+    v = _centred(values, usable)
+    lit = spot.at(ys, xs)
+    drawn = _centred(lit, usable)
+    own = (v**2).sum(axis=(1, 2))
+    left = ((v - drawn) ** 2).sum(axis=(1, 2))
+    cy, cx = np.divmod(np.arange(rows * cols), cols)
+    flank = np.hypot(cy + 0.5 - spot.y, cx + 0.5 - spot.x) >= min(spot.sigmas)
+    reached = lit.max(axis=(1, 2)) >= REACH * float(spot.peaks.sum(axis=0).max())
+    shaded = flank & reached
+    # What varies in a cell is at least the picture's noise over the
+    # samples it kept (a cell the lamp's core clipped but for two samples
+    # varied by next to nothing: table 4078, a true highlight).
+    kept = usable.sum(axis=1)
+    noise = float(np.median(own[kept > 0] / kept[kept > 0])) if (kept > 0).any() else 0.0
+    return bool((left[shaded] > SLOPE_WORSE * np.maximum(own, noise * kept)[shaded]).any())
 
 
 def _core_clipped(board: np.ndarray, spot: Highlight, rows: int, cols: int) -> bool:

@@ -149,6 +149,26 @@ def test_the_tiles_sides_seen_at_a_slant_are_not_taken_off_as_a_highlight():
         assert (read.codes[here] == code).all(), code
 
 
+def test_a_tiles_cast_shadow_over_half_a_cell_is_no_highlight():
+    # The tracker's rectified board (24 px a cell) from simulated BITS game
+    # 2514, a table with no lamp's reflection at all: a black and red tile
+    # just landed, the low light throws its shadow over the lower half of
+    # the bare cell above the black half. A glint fitted to that step
+    # explained a third of what varies inside cells (share 0.33, enough to
+    # count) and, taken off, left the bare print grey: the tile was refused
+    # as two tiles at once. A highlight shades its neighbours too; the
+    # spot drew a slope across the flat cell above, 28 times what varies
+    # there.
+    import cv2
+
+    board = cv2.imread(str(DATA / "cast_shadow_no_lamp.png"))
+    assert board is not None
+    assert find_highlight(board, 6, 6) is None
+    reading = read_cells(board, 6, 6, BITS, look_for_highlight=True)
+    assert reading.rows[2][2] == "."
+    assert reading.rows[3][2:4] == "KR"
+
+
 def test_the_debug_picture_rings_the_highlight_where_it_was():
     from vision.annotate import HIGHLIGHT, draw_reading
     from vision.gridfit import GridFit

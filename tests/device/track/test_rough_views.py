@@ -420,3 +420,13 @@ def test_a_palm_resting_over_the_ramp_does_not_take_its_tiles_away():
     # count toward "more than two pieces could": waited out like a crowd.
     result = played("bits", 2416, 20)
     assert result.placements == 20
+
+
+def test_a_tiles_cast_shadow_is_not_taken_off_as_a_lamps_highlight():
+    # BITS table 2514: no lamp shines on this table, but the light is low
+    # (35 degrees) and a tile's shadow falls over half of the bare cell
+    # beside it. A glint fitted to the shadow's edge was taken off, the
+    # bare print read grey, and the black and red tile was refused as two
+    # tiles at once (then the next tile as no tile). A highlight shades the
+    # cells on its flanks too; this one drew a slope across a flat cell.
+    assert played("bits", 2514, 5).placements == 5
