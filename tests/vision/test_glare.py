@@ -169,6 +169,21 @@ def test_a_tiles_cast_shadow_over_half_a_cell_is_no_highlight():
     assert reading.rows[3][2:4] == "KR"
 
 
+def test_a_highlight_whose_core_clips_a_cell_is_still_taken_off():
+    # Simulated table 3101 read with its profile: the lamp's core clips 13
+    # of the 20 samples of one cell beside it, and what is left there (the
+    # samples farthest from the core) fades faster than the round spot
+    # fitted. That cell is no evidence of a flat cell on the flanks; taken
+    # for one, the spot was dropped and an empty cell under it read '?'.
+    from device.evals.read import calibrate_on, sim_board, still_frames
+
+    profile = calibrate_on("bits", 3101, BITS, False)
+    assert profile is not None
+    frame = next(still_frames("bits", 3101, 1))
+    board = sim_board("bits", 3101, frame, profile.palette, profile)
+    assert board.wrong == []
+
+
 def test_the_debug_picture_rings_the_highlight_where_it_was():
     from vision.annotate import HIGHLIGHT, draw_reading
     from vision.gridfit import GridFit
