@@ -124,7 +124,19 @@ def vote(readings: Sequence[Reading], t: float = 0.0) -> Observation:
     # is not sure, and what the reader said stays a candidate.
     said = np.stack([np.array(r.palette.codes)[r.entry] for r in readings])
     agree = (said == codes[None]).all(axis=0)
-    sure = unanimous & agree & (d2 - d1 >= th.min_margin) & (d1 <= th.max_distance)
+    # And every frame's reader named it: one that left it '?' weighed its
+    # lines, print and highlight too and found no clear answer (simulated
+    # BITS 2478: the bare print under a lamp's core read '?' in every
+    # frame, yet its colour alone sat 5.8 nearer grey than yellow, and a
+    # grey tile "resting in mid-air" was refused). A '?' for a board
+    # cell's printed symbol (LITS) is the symbol's doubt, not the colour's.
+    named = np.stack(
+        [
+            (r.codes != "?") | np.array([bool(a) for a in r.palette.symbols])[r.entry]
+            for r in readings
+        ]
+    ).all(axis=0)
+    sure = unanimous & agree & named & (d2 - d1 >= th.min_margin) & (d1 <= th.max_distance)
     rows, cols = codes.shape
     candidates = []
     for r in range(rows):

@@ -430,3 +430,15 @@ def test_a_tiles_cast_shadow_is_not_taken_off_as_a_lamps_highlight():
     # tiles at once (then the next tile as no tile). A highlight shades the
     # cells on its flanks too; this one drew a slope across a flat cell.
     assert played("bits", 2514, 5).placements == 5
+
+
+def test_the_print_under_a_lamps_core_that_the_reader_doubts_is_no_grey_tile():
+    # BITS table 2478, the dark print under a lamp: the two top cells under
+    # the lamp's core read '?' in every frame (the reader weighed their
+    # lines and the highlight), while their colour alone lay just past the
+    # margin nearer grey. The vote called them a grey double, surely, and
+    # after a knock to the camera the tracker refused it as resting in
+    # mid-air, twice, then missed three tiles. A cell the reader left '?'
+    # is a question, never a sure reading.
+    result = played("bits", 2478, None, lamp=True)
+    assert result.placements == result.right
