@@ -19,9 +19,10 @@ anything is read:
    and the board) is a step along a straight line, which no polynomial
    follows: the fit left the shadowed board as dark as grey tiles
    (simulated BITS 5718). Every straight split of the cells is tried as one
-   more term; the best is kept (and a second, for a band) only when it
-   takes away a good share of the fit's cost and at least two materials
-   step with it on both of its sides.
+   more term, and bands between two parallel lines (a lamp's arm, lit on
+   both sides) along the best splits' slants; the best is kept (and a
+   second) only when it takes away a good share of the fit's cost and at
+   least two materials step with it on both of its sides.
 
 >>> rows, cols = 4, 5
 >>> field = np.exp(-0.4 * np.linspace(0, 1, cols))[None, :].repeat(rows, 0)
@@ -290,10 +291,11 @@ def _shadow_step(
     rows: int,
     cols: int,
 ) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, Shape] | None:
-    """The best straight step to add to the field, if it is a shadow's: the
-    fit with it (as :func:`_robust`), the share of each cell past it and
-    its shape (see :data:`Shape`). It must lower the
-    fit's cost by ``SHADOW_GAIN`` of it, step by at least
+    """The best step to add to the field, if it is a shadow's (past one
+    straight edge, or within a band between two): the fit with it (as
+    :func:`_robust`), the share of each cell in its shadow and its shape
+    (see :data:`Shape`). It must lower the fit's cost by ``SHADOW_GAIN``
+    of it, step by at least
     ``MIN_STEP``, and be seen by two materials or more on both of its
     sides (a block of grey tiles among the bare board is one material one
     level down: with nothing else stepping with it, that is what it is)."""
