@@ -442,3 +442,15 @@ def test_the_print_under_a_lamps_core_that_the_reader_doubts_is_no_grey_tile():
     # is a question, never a sure reading.
     result = played("bits", 2478, None, lamp=True)
     assert result.placements == result.right
+
+
+def test_a_lamp_that_clips_the_light_board_does_not_walk_the_balance_off():
+    # BITS table 2556: a lamp comes on at 98.8 s and clips every channel of
+    # the light board. The balance chose the greys' gains well (cost 93),
+    # then refined them on the few unclipped channels left (tiles' dark
+    # ones) to red at a sixth of blue, a board explained five times worse
+    # (cost 448). Every read after started there: the empty cells drifted
+    # to blue, and a legal grey tile was refused as the wrong tile. A
+    # refinement that explains the board worse is not kept.
+    result = played("bits", 2556, None, lamp=True)
+    assert result.placements == result.right
