@@ -83,6 +83,9 @@ CORE = 0.25
 # varied there: that cell is flat, and the spot is no highlight.
 REACH = 0.25
 SLOPE_WORSE = 3.0
+# A spot must add at least this share of its brightest channel's light in
+# every channel that had room for it (see _not_the_lamps_colour).
+LAMPS_COLOUR = 0.25
 # Hypotheses weighed at once (memory: CHUNK x cells x samples floats).
 CHUNK = 128
 # Samples this bright in any channel are clipped: what they say of the
@@ -223,6 +226,8 @@ def find_highlight(
     clear = share >= CLEAR_SHARE or _core_clipped(board, spot, rows, cols)
     if float(peak.max()) > (MAX_CLEAR_PEAK if clear else MAX_PEAK):
         return None
+    if _not_the_lamps_colour(board, spot, rows, cols):
+        return None
     if _slopes_missing(values, usable, ys, xs, spot, rows, cols):
         return None
     return Highlight(spot.x, spot.y, spot.sigmas, spot.peaks, share)
@@ -273,20 +278,47 @@ def _slopes_missing(
     return bool((left[shaded] > SLOPE_WORSE * np.maximum(own, noise * kept)[shaded]).any())
 
 
-def _core_clipped(board: np.ndarray, spot: Highlight, rows: int, cols: int) -> bool:
-    """Whether the sensor clipped at the spot's centre (the median of the
-    pixels within CORE cells of it is at full scale in some channel): the
-    lamp's core is seen there, so the spot fitted around it may well add
-    more than full scale."""
+def _core(board: np.ndarray, spot: Highlight, rows: int, cols: int) -> np.ndarray | None:
+    """The median BGR level of the pixels within CORE cells of the spot's
+    centre (None: the centre lies off the board)."""
     h, w = board.shape[:2]
     cy, cx = spot.y * h / rows, spot.x * w / cols
     r = CORE * h / rows
     y0, y1 = max(int(cy - r), 0), min(int(cy + r) + 1, h)
     x0, x1 = max(int(cx - r), 0), min(int(cx + r) + 1, w)
     if y0 >= y1 or x0 >= x1:
+        return None
+    return np.asarray(np.median(board[y0:y1, x0:x1].reshape(-1, 3), axis=0), dtype=np.float64)
+
+
+def _core_clipped(board: np.ndarray, spot: Highlight, rows: int, cols: int) -> bool:
+    """Whether the sensor clipped at the spot's centre (the core's median is
+    at full scale in some channel): the lamp's core is seen there, so the
+    spot fitted around it may well add more than full scale."""
+    core = _core(board, spot, rows, cols)
+    return core is not None and bool((core >= CLIPPED).any())
+
+
+def _not_the_lamps_colour(board: np.ndarray, spot: Highlight, rows: int, cols: int) -> bool:
+    """Whether the spot adds far less light in some channel than in the
+    brightest, though that channel had room for it at the spot's centre.
+
+    A highlight is the lamp's own light reflected off the gloss, so its
+    colour is the lamp's: never far from white, even a warm lamp's (blue
+    adds at least two fifths of red's 8-bit levels on every table tried,
+    2500-6600 K). A channel already near full scale takes only what room
+    it has left (an orange board under a warm lamp, red near clipping:
+    the spot adds 13 levels of red to 92 of green). A spot that adds light
+    in only one or two channels with room in the third is a coloured print
+    read as one (simulated BITS 2496: the dots on a yellow tile under a
+    lamp, its red clipped, fitted as a spot adding 380 levels of red and
+    28 of blue; taken off, the red tile beside it read black)."""
+    core = _core(board, spot, rows, cols)
+    if core is None:
         return False
-    core = board[y0:y1, x0:x1].reshape(-1, 3)
-    return bool((np.median(core, axis=0) >= CLIPPED).any())
+    peak = spot.peaks.sum(axis=0)
+    room = np.maximum(255.0 - core, 1.0)
+    return bool((peak / np.minimum(float(peak.max()), room)).min() < LAMPS_COLOUR)
 
 
 def _spot(

@@ -169,6 +169,41 @@ def test_a_tiles_cast_shadow_over_half_a_cell_is_no_highlight():
     assert reading.rows[3][2:4] == "KR"
 
 
+def test_the_dots_on_a_yellow_tile_under_a_lamp_are_no_highlight():
+    # The tracker's rectified board (24 px a cell) from simulated BITS game
+    # 2496 as a warm lamp comes on: the ivory print and the yellow tile's
+    # red are clipped, so of the yellow tile only its printed dots are left
+    # to fit, and their soft edges were fitted as a spot adding 380 levels
+    # of red and 28 of blue. Taken off on every later frame, it turned the
+    # red tile placed beside it black. A lamp's reflection is the lamp's
+    # colour: it adds light in every channel that has room for it.
+    import cv2
+
+    board = cv2.imread(str(DATA / "yellow_tile_dots_under_lamp.png"))
+    assert board is not None
+    assert find_highlight(board, 6, 6) is None
+    reading = read_cells(board, 6, 6, BITS, fit=True, look_for_highlight=True)
+    assert reading.rows[4:] == ["..P...", "..PYY."]
+
+
+def test_a_warm_highlight_on_a_print_near_full_red_is_still_found():
+    # Simulated table 4059: an orange print under a 2740 K lamp, its red
+    # within a few levels of full scale. The highlight (plain to see at the
+    # left of row 4) can add only a few levels of red to some ninety of
+    # green and blue; the red had no room, so that is no sign of a print.
+    from device.evals.read import still_frames
+    from vision.reader import rectify_around
+    from vision.rectify import homography_from_corners
+
+    frame = next(still_frames("bits", 4059, 1))
+    board, _ = rectify_around(frame.image, homography_from_corners(frame.corners, 6, 6), 6, 6, 24)
+    spot = find_highlight(board, 6, 6)
+    assert spot is not None
+    assert abs(spot.x - 1.6) < 0.5 and abs(spot.y - 4.25) < 0.5
+    blue, green, red = spot.peaks.sum(axis=0)
+    assert red < 0.25 * min(blue, green)  # the channel without room
+
+
 def test_a_highlight_whose_core_clips_a_cell_is_still_taken_off():
     # Simulated table 3101 read with its profile: the lamp's core clips 13
     # of the 20 samples of one cell beside it, and what is left there (the

@@ -454,3 +454,13 @@ def test_a_lamp_that_clips_the_light_board_does_not_walk_the_balance_off():
     # refinement that explains the board worse is not kept.
     result = played("bits", 2556, None, lamp=True)
     assert result.placements == result.right
+
+
+def test_a_yellow_tiles_dots_under_a_lamp_are_not_taken_off_as_its_highlight():
+    # BITS table 2496: the lamp comes on with a yellow tile on the board, its
+    # red clipped; the dots printed on it were fitted as the lamp's
+    # highlight (red and green only) and taken off every later frame. The
+    # red tile dropped beside it read black: a legal drop refused as the
+    # wrong tile, then two more verdicts wrong.
+    result = played("bits", 2496, None, lamp=True)
+    assert result.placements == result.right
