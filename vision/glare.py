@@ -86,6 +86,11 @@ SLOPE_WORSE = 3.0
 # A spot must add at least this share of its brightest channel's light in
 # every channel that had room for it (see _not_the_lamps_colour).
 LAMPS_COLOUR = 0.25
+# When no highlight is found and fewer than this share of the cells show a
+# sample unclipped in all three channels, it is looked for again in the
+# least clipped channel alone (see _one_channel), and believed only of a
+# spot that explains at least CLEAR_SHARE.
+SEEN_SHARE = 0.5
 # Hypotheses weighed at once (memory: CHUNK x cells x samples floats).
 CHUNK = 128
 # Samples this bright in any channel are clipped: what they say of the
@@ -196,9 +201,34 @@ def find_highlight(
     there varies far more inside the cell than any highlight does)."""
     values = _samples(board, rows, cols, SAMPLES).reshape(rows * cols, -1, 3)
     ys, xs = (a.reshape(rows * cols, -1) for a in _lattice(rows, cols, SAMPLES))
-    usable: np.ndarray = np.asarray((values < CLIPPED).all(axis=2), dtype=np.float64)
+    unclipped = values < CLIPPED
+    usable: np.ndarray = np.asarray(unclipped.all(axis=2), dtype=np.float64)
     if skip is not None:
         usable *= ~np.asarray(skip, bool).reshape(-1, 1)
+    found = _judged(board, values, usable, ys, xs, rows, cols)
+    if found is None and np.count_nonzero(usable.any(axis=1)) < SEEN_SHARE * rows * cols:
+        # Too clipped to tell: a second look in the least clipped channel,
+        # believed only of a clear spot.
+        one, seen = _one_channel(values, unclipped, usable, skip)
+        if seen is not usable:
+            found = _judged(board, one, seen, ys, xs, rows, cols)
+            if found is not None and found.share < CLEAR_SHARE:
+                found = None
+    return found
+
+
+def _judged(
+    board: np.ndarray,
+    values: np.ndarray,
+    usable: np.ndarray,
+    ys: np.ndarray,
+    xs: np.ndarray,
+    rows: int,
+    cols: int,
+) -> Highlight | None:
+    """The spot that best explains the samples ``values`` (C, S, 3) where
+    ``usable`` (C, S), if it passes for a lamp's highlight (see
+    :func:`find_highlight`)."""
     found = _spot(values, usable, ys, xs, rows, cols)
     if found is None:
         return None
@@ -231,6 +261,29 @@ def find_highlight(
     if _slopes_missing(values, usable, ys, xs, spot, rows, cols):
         return None
     return Highlight(spot.x, spot.y, spot.sigmas, spot.peaks, share)
+
+
+def _one_channel(
+    values: np.ndarray, unclipped: np.ndarray, usable: np.ndarray, skip: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The samples as the least clipped channel alone sees them, in all
+    three channels, and which of them are usable (``unclipped`` (C, S, 3)).
+
+    A warm lamp switched on over a light print clips red and green in
+    nearly every cell, so hardly a sample is unclipped in all three; the
+    lamp's core is plain to see, but the fit had nothing to see it by and
+    none was taken off (simulated BITS 2433: a black tile under the core
+    read as the print). Blue still shows the spot's whole fall-off. The
+    spot found there is taken to add as much in every channel: a lamp's
+    reflection is near white (see _not_the_lamps_colour), and what it adds
+    in a clipped channel cannot be measured anyway."""
+    c = int(unclipped.sum(axis=(0, 1)).argmax())
+    seen = np.asarray(unclipped[..., c], dtype=np.float64)
+    if skip is not None:
+        seen *= ~np.asarray(skip, bool).reshape(-1, 1)
+    if seen.sum() <= usable.sum():
+        return values, usable
+    return np.repeat(values[..., c : c + 1], 3, axis=2), seen
 
 
 def _slopes_missing(

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.cells import bound_channels, cell_features
+from vision.cells import bound_channels, cell_features, sample_patches
 from vision.classify import (
     LINE_PENALTY,
     LINES_TWO,
@@ -40,7 +40,7 @@ from vision.classify import (
 )
 from vision.colour import linear_to_lab
 from vision.constancy import START_SPREADS, balance
-from vision.glare import Highlight, find_highlight, remove_highlight, take_off
+from vision.glare import CLIPPED, Highlight, find_highlight, remove_highlight, take_off
 from vision.lines import MARGIN, MIN_SIDES, Lines, empty_pairs, line_evidence, margin_px
 from vision.palette import Palette
 from vision.palette_fit import fit_palette
@@ -51,6 +51,16 @@ from vision.symbols import read_symbols
 # A printed X or O read at least this surely settles a cell whose colour was
 # left unsure as the board showing it (see _add_symbols).
 SURE_PRINT = 0.6
+# A frame of play leaves a pixel clipped in any channel as it was (see
+# read_cells), the spot's light still in it. Where the spot adds at least
+# BLIND_LEVEL levels (of 255) in every channel, a quarter of full scale, a
+# pixel clipped in all three is white whatever lies there (a grey tile
+# clips as the print does); where it adds twice that, a pixel clipped in
+# some channel is off by as much as tells colours apart in the others. A
+# cell with BLIND_SHARE of its patch so is left unsure (see
+# _blind_under_core).
+BLIND_LEVEL = 64.0
+BLIND_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -174,9 +184,12 @@ def read_cells(
             if before.edges:
                 search = lift_edges(rectified_bgr, before.edges, rows, cols)
         highlight = find_highlight(search, rows, cols, skip=skip)
+    blind = None
     if bounds:
         rectified_bgr, bound = take_off(rectified_bgr, highlight, rows, cols)
     else:
+        if highlight is not None:
+            blind = _blind_under_core(rectified_bgr, highlight, rows, cols, inset)
         rectified_bgr, bound = remove_highlight(rectified_bgr, highlight, rows, cols), None
     margin = around is not None
     if symbols is not None and highlight is not None:
@@ -259,6 +272,8 @@ def read_cells(
     lab = linear_to_lab(linear * used_gains)
     codes = m.codes()
     confidence = m.confidence
+    if blind is not None and blind.any():
+        codes, confidence = np.where(blind, "?", codes), np.where(blind, 0.0, confidence)
     if symbols is not None:
         codes, confidence = _add_symbols(symbols, used_palette, m.index, codes, confidence)
     return Reading(
@@ -274,6 +289,29 @@ def read_cells(
         np.asarray(field, dtype=np.float64),
         highlight,
     )
+
+
+def _blind_under_core(
+    board: np.ndarray, highlight: Highlight, rows: int, cols: int, inset: float
+) -> np.ndarray:
+    """Cells (rows, cols) bool the lamp's core washes out (see
+    BLIND_LEVEL). Such a cell is read from the core's
+    white, as the lightest colour: simulated BITS 2433, a warm lamp's core
+    on the ivory print; a black tile under it, then a grey one, read as
+    the print, surely (a tile refused as half a tile, the other missed).
+    It is left unsure instead, for the game to settle or the players."""
+    h, w = board.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    adds = highlight.at((yy + 0.5) * rows / h, (xx + 0.5) * cols / w).min(axis=-1)
+    clipped = board >= CLIPPED
+    lost = ((adds >= BLIND_LEVEL) & clipped.all(axis=-1)) | (
+        (adds >= 2 * BLIND_LEVEL) & clipped.any(axis=-1)
+    )
+    if not lost.any():
+        return np.zeros((rows, cols), dtype=bool)
+    lost3 = np.repeat(lost.astype(np.uint8)[..., None], 3, axis=-1)  # sampled as a BGR image
+    share = sample_patches(lost3, rows, cols, inset)[..., 0].mean(axis=-1)
+    return np.asarray(share >= BLIND_SHARE)
 
 
 def _kinds(symbols: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray | None:

@@ -204,6 +204,41 @@ def test_a_warm_highlight_on_a_print_near_full_red_is_still_found():
     assert red < 0.25 * min(blue, green)  # the channel without room
 
 
+def test_a_lamps_core_on_a_print_clipped_in_red_and_green_is_found_in_blue():
+    # The tracker's rectified board from simulated BITS game 2433 just after
+    # a warm lamp came on: the ivory print is clipped in red and green in
+    # every cell (one cell in 36 keeps a sample unclipped in all three), so
+    # the search had nothing to fit and found no highlight, though its core
+    # is plain to see over the middle of the board. Blue still shows the
+    # spot's whole fall-off.
+    import cv2
+
+    board = cv2.imread(str(DATA / "lamp_core_on_clipped_print.png"))
+    assert board is not None
+    assert ((board >= 250).any(axis=-1)).mean() > 0.8  # clipped nearly everywhere
+    spot = find_highlight(board, 6, 6)
+    assert spot is not None
+    assert abs(spot.x - 3.5) < 0.5 and abs(spot.y - 3.3) < 0.5
+
+
+def test_a_tile_under_the_lamps_core_is_unsure_not_the_print():
+    # The same table 6 s later: a black double dropped across the core. In
+    # a frame of play a pixel clipped in any channel is left as it was, so
+    # the half under the core is the core's white and read as the ivory
+    # print, surely (the tile refused as half a tile). With the highlight
+    # found on the earlier frame, the black half beside the core reads
+    # black and the washed half is left unsure.
+    import cv2
+
+    before = cv2.imread(str(DATA / "lamp_core_on_clipped_print.png"))
+    board = cv2.imread(str(DATA / "black_tile_under_lamp_core.png"))
+    spot = find_highlight(before, 6, 6)
+    assert spot is not None
+    reading = read_cells(board, 6, 6, BITS, highlight=spot, look_for_highlight=False)
+    assert reading.rows[3][2:4] == "K?"
+    assert reading.rows[4:] == [".R.B..", ".R.KYY"]
+
+
 def test_a_highlight_whose_core_clips_a_cell_is_still_taken_off():
     # Simulated table 3101 read with its profile: the lamp's core clips 13
     # of the 20 samples of one cell beside it, and what is left there (the

@@ -464,3 +464,15 @@ def test_a_yellow_tiles_dots_under_a_lamp_are_not_taken_off_as_its_highlight():
     # wrong tile, then two more verdicts wrong.
     result = played("bits", 2496, None, lamp=True)
     assert result.placements == result.right
+
+
+def test_a_lamps_core_on_a_clipped_print_is_found_and_the_tiles_under_it_asked():
+    # BITS table 2433: a warm lamp comes on at 91 s and clips the ivory print
+    # in red and green everywhere. The highlight, plain to see, was not
+    # found (no sample unclipped in all three channels to fit it by); a
+    # black tile, later a grey one, under its core read as the print: a
+    # tile refused as half a tile, another missed, then refused as moved.
+    # Now the spot is found in blue, and a cell the core washes out is left
+    # unsure for the game or the players to settle.
+    result = played("bits", 2433, None, lamp=True)
+    assert result.placements == result.right
