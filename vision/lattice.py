@@ -674,6 +674,8 @@ def same_hand(h1: np.ndarray, h2: np.ndarray, rows: int, cols: int) -> bool:
             c = corners_from_homography(h, rows, cols)
         except np.linalg.LinAlgError:
             return False
+        if not np.isfinite(c).all():
+            return False  # a corner sent to infinity: no grid at all
         a, b = np.roll(c, -1, 0) - c, np.roll(c, -2, 0) - np.roll(c, -1, 0)
         cross = a[:, 0] * b[:, 1] - a[:, 1] * b[:, 0]
         if not (np.all(cross > 0) or np.all(cross < 0)):

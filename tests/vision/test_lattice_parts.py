@@ -83,3 +83,18 @@ def test_repeated_blocks_are_started_from_twice_nested_outlines_always():
     assert len(without_repeats(boxes)) == 2
     frame = [box * 3.3 - 3, box * 3.2 - 1.5, box * 3.1]  # rim, frame, grid: nested
     assert len(without_repeats(frame)) == 3
+
+
+def test_a_homography_that_sends_a_corner_to_infinity_is_no_grid():
+    # Seen once in a tracking run (simulated BITS 2620-2649): a lattice
+    # fitted to a few stray blobs whose inverse puts a grid corner at
+    # infinity. It is no grid, and says so without arithmetic on the
+    # infinite corner (a RuntimeWarning in the log).
+    import warnings
+
+    # w = 0 at the grid's corner (0, 0): both its coordinates infinite
+    to_image = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0], [1.0, 1.0, 0.0]])
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        assert lattice.same_hand(np.linalg.inv(to_image), perspective(), 4, 5) is False
+    assert not [w for w in seen if w.filename.endswith("lattice.py")]
