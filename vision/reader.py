@@ -301,14 +301,14 @@ def _blind_under_core(
     the print, surely (a tile refused as half a tile, the other missed).
     It is left unsure instead, for the game to settle or the players."""
     h, w = board.shape[:2]
-    yy, xx = np.mgrid[0:h, 0:w]
-    adds = highlight.at((yy + 0.5) * rows / h, (xx + 0.5) * cols / w).min(axis=-1)
     clipped = board >= CLIPPED
-    lost = ((adds >= BLIND_LEVEL) & clipped.all(axis=-1)) | (
-        (adds >= 2 * BLIND_LEVEL) & clipped.any(axis=-1)
-    )
-    if not lost.any():
+    yy, xx = np.nonzero(clipped.any(axis=-1))  # the spot is worked out only there
+    adds = highlight.at((yy + 0.5) * rows / h, (xx + 0.5) * cols / w).min(axis=-1)
+    hit = (adds >= 2 * BLIND_LEVEL) | ((adds >= BLIND_LEVEL) & clipped[yy, xx].all(axis=-1))
+    if not hit.any():
         return np.zeros((rows, cols), dtype=bool)
+    lost = np.zeros((h, w), dtype=bool)
+    lost[yy[hit], xx[hit]] = True
     lost3 = np.repeat(lost.astype(np.uint8)[..., None], 3, axis=-1)  # sampled as a BGR image
     share = sample_patches(lost3, rows, cols, inset)[..., 0].mean(axis=-1)
     return np.asarray(share >= BLIND_SHARE)
