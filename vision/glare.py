@@ -357,11 +357,13 @@ def _not_the_lamps_colour(board: np.ndarray, spot: Highlight, rows: int, cols: i
     brightest, though that channel had room for it at the spot's centre.
 
     A highlight is the lamp's own light reflected off the gloss, so its
-    colour is the lamp's: never far from white, even a warm lamp's (blue
-    adds at least two fifths of red's 8-bit levels on every table tried,
-    2500-6600 K). A channel already near full scale takes only what room
-    it has left (an orange board under a warm lamp, red near clipping:
-    the spot adds 13 levels of red to 92 of green). A spot that adds light
+    colour is the lamp's: never far from white, even a warm lamp's (every
+    channel adds at least two fifths of the brightest one's 8-bit levels
+    on 45 of the 46 tuning tables in 3000-3059 and 4000-4099 that show a
+    highlight, 2500-6600 K). A channel already near full scale takes only
+    what room it has left (the 46th, table 4059: an orange board under a
+    warm lamp, red near clipping, the spot adds 13 levels of red to 92 of
+    green). A spot that adds light
     in only one or two channels with room in the third is a coloured print
     read as one (simulated BITS 2496: the dots on a yellow tile under a
     lamp, its red clipped, fitted as a spot adding 380 levels of red and

@@ -150,10 +150,12 @@ def read_cells(
     :func:`vision.constancy.frame_cost`); every cell is still read as it looks.
     ``bounds``: a channel the sensor clipped, the highlight taken off, is
     read as a lower bound (:func:`vision.glare.take_off`); else a pixel
-    clipped in any channel is left as it was. For a single photo: on the
-    tuning tables it read 9 more boards of 400 right, while frames of play,
-    whose cells the tracker also judges from how they change, read worse
-    with it (simulated BITS games 954 and 961: a false verdict each).
+    clipped in any channel is left as it was, and a cell the spot's core
+    washes out so is read '?' (see :func:`_blind_under_core`). For a single
+    photo: on the tuning tables it read 9 more boards of 400 right, while
+    frames of play, whose cells the tracker also judges from how they
+    change, read worse with it (simulated BITS games 954 and 961: a false
+    verdict each).
     ``steps``: a sharp shadow's edge across a cell is not print (see
     :func:`vision.cells.cell_features`); for a single photo.
     """
@@ -295,11 +297,11 @@ def _blind_under_core(
     board: np.ndarray, highlight: Highlight, rows: int, cols: int, inset: float
 ) -> np.ndarray:
     """Cells (rows, cols) bool the lamp's core washes out (see
-    BLIND_LEVEL). Such a cell is read from the core's
-    white, as the lightest colour: simulated BITS 2433, a warm lamp's core
-    on the ivory print; a black tile under it, then a grey one, read as
-    the print, surely (a tile refused as half a tile, the other missed).
-    It is left unsure instead, for the game to settle or the players."""
+    BLIND_LEVEL). Such a cell is read from the core's white, as the
+    lightest colour: simulated BITS 2433, a warm lamp's core on the ivory
+    print; a black tile under it, then a grey one, read as the print,
+    surely (a tile refused as half a tile, the other missed). It is left
+    unsure instead, for the game or the players to settle."""
     h, w = board.shape[:2]
     clipped = board >= CLIPPED
     yy, xx = np.nonzero(clipped.any(axis=-1))  # the spot is worked out only there
