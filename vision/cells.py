@@ -378,11 +378,20 @@ def _middle_and_ring(inset: float) -> tuple[np.ndarray, np.ndarray]:
 BOUND_SHARE = 0.5
 
 
+def patch_share(mask: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> np.ndarray:
+    """The share of each cell's inner patch where a per-pixel ``mask`` of
+    the board holds: (rows, cols) for a (h, w) mask, (rows, cols, 3) in the
+    mask's channel order for a (h, w, 3) one."""
+    m = np.asarray(mask, dtype=np.uint8)
+    planes = m if m.ndim == 3 else np.repeat(m[..., None], 3, axis=-1)  # sampled as BGR
+    share = sample_patches(planes, rows, cols, inset).mean(axis=-2)
+    return np.asarray(share if m.ndim == 3 else share[..., 0])
+
+
 def bound_channels(bound: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> np.ndarray:
     """Which cell channels (rows, cols, 3) bool, R G B as :func:`cell_features`,
     are lower bounds, from the board's per-pixel ``bound`` (h, w, 3) BGR mask."""
-    share = sample_patches(bound.astype(np.uint8), rows, cols, inset).mean(axis=-2)
-    return np.asarray(share[..., ::-1] >= BOUND_SHARE)
+    return np.asarray(patch_share(bound, rows, cols, inset)[..., ::-1] >= BOUND_SHARE)
 
 
 def cell_linear(rectified_bgr: np.ndarray, rows: int, cols: int, inset: float = 0.2) -> np.ndarray:

@@ -363,11 +363,11 @@ def _not_the_lamps_colour(board: np.ndarray, spot: Highlight, rows: int, cols: i
     highlight, 2500-6600 K). A channel already near full scale takes only
     what room it has left (the 46th, table 4059: an orange board under a
     warm lamp, red near clipping, the spot adds 13 levels of red to 92 of
-    green). A spot that adds light
-    in only one or two channels with room in the third is a coloured print
-    read as one (simulated BITS 2496: the dots on a yellow tile under a
-    lamp, its red clipped, fitted as a spot adding 380 levels of red and
-    28 of blue; taken off, the red tile beside it read black)."""
+    green). A spot that adds light in only one or two channels with room
+    in the third is a coloured print read as one (simulated BITS 2496: the
+    dots on a yellow tile under a lamp, its red clipped, fitted as a spot
+    adding 380 levels of red and 28 of blue; taken off, the red tile beside
+    it read black)."""
     core = _core(board, spot, rows, cols)
     if core is None:
         return False

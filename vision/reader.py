@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.cells import bound_channels, cell_features, sample_patches
+from vision.cells import bound_channels, cell_features, patch_share
 from vision.classify import (
     LINE_PENALTY,
     LINES_TWO,
@@ -311,9 +311,7 @@ def _blind_under_core(
         return np.zeros((rows, cols), dtype=bool)
     lost = np.zeros((h, w), dtype=bool)
     lost[yy[hit], xx[hit]] = True
-    lost3 = np.repeat(lost.astype(np.uint8)[..., None], 3, axis=-1)  # sampled as a BGR image
-    share = sample_patches(lost3, rows, cols, inset)[..., 0].mean(axis=-1)
-    return np.asarray(share >= BLIND_SHARE)
+    return np.asarray(patch_share(lost, rows, cols, inset) >= BLIND_SHARE)
 
 
 def _kinds(symbols: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray | None:

@@ -6,7 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.cells import SAMPLES, cell_bgr, cell_linear, robust_bgr, sample_patches
+from vision.cells import SAMPLES, cell_bgr, cell_linear, patch_share, robust_bgr, sample_patches
 
 
 def board(rows: int, cols: int, px: int, colour) -> np.ndarray:
@@ -181,3 +181,19 @@ def test_a_symbol_off_centre_touching_the_ring_is_still_print():
     assert patch[:, 0].any()  # the arm reaches the ring
     _, printed = cell_features(img, 1, 1, inset=0.15, steps=True)
     assert printed[0, 0] > 0.15  # classify.PRINT_FULL: clear print
+
+
+def test_patch_share_counts_the_masked_part_of_each_cells_patch():
+    # A 2x3 board of 20 px cells: the whole of cell (0, 1) masked, and the
+    # left half of cell (1, 2) (its patch spans the middle 60% of the cell,
+    # so half of it lies left of the cell's centre line).
+    mask = np.zeros((40, 60), bool)
+    mask[0:20, 20:40] = True
+    mask[20:40, 40:50] = True
+    share = patch_share(mask, 2, 3)
+    assert share.shape == (2, 3)
+    assert share[0, 1] == 1.0 and abs(share[1, 2] - 0.5) < 0.1
+    assert share.sum() - share[0, 1] - share[1, 2] == 0.0
+    three = np.repeat(mask[..., None], 3, axis=-1)
+    three[..., 2] = False  # the red plane of a BGR mask
+    assert patch_share(three, 2, 3)[0, 1].tolist() == [1.0, 1.0, 0.0]

@@ -451,7 +451,8 @@ def test_a_lamp_that_clips_the_light_board_does_not_walk_the_balance_off():
     # ones) to red at a sixth of blue, a board explained five times worse
     # (cost 448). Every read after started there: the empty cells drifted
     # to blue, and a legal grey tile was refused as the wrong tile. A
-    # refinement that explains the board worse is not kept.
+    # refinement that explains the board worse by more than a cell's worth
+    # is not kept.
     result = played("bits", 2556, None, lamp=True)
     assert result.placements == result.right
 
