@@ -86,6 +86,11 @@ SLOPE_WORSE = 3.0
 # A spot must add at least this share of its brightest channel's light in
 # every channel that had room for it (see _not_the_lamps_colour).
 LAMPS_COLOUR = 0.25
+# Light is added: what the camera sees at a spot's centre is at least what
+# the spot adds there. A fitted spot may overshoot a flat-topped lamp's disc,
+# and the core is a median over CORE cells, so at least this share of it
+# (of full scale, where it would add more) must be seen (see _more_than_seen).
+SEEN_AT_CORE = 0.5
 # When no highlight is found and fewer than this share of the cells show a
 # sample unclipped in all three channels, it is looked for again in the
 # least clipped channel alone (see _one_channel), and believed only of a
@@ -256,7 +261,7 @@ def _judged(
     clear = share >= CLEAR_SHARE or _core_clipped(board, spot, rows, cols)
     if float(peak.max()) > (MAX_CLEAR_PEAK if clear else MAX_PEAK):
         return None
-    if _not_the_lamps_colour(board, spot, rows, cols):
+    if _not_the_lamps_colour(board, spot, rows, cols) or _more_than_seen(board, spot, rows, cols):
         return None
     if _slopes_missing(values, usable, ys, xs, spot, rows, cols):
         return None
@@ -374,6 +379,25 @@ def _not_the_lamps_colour(board: np.ndarray, spot: Highlight, rows: int, cols: i
     peak = spot.peaks.sum(axis=0)
     room = np.maximum(255.0 - core, 1.0)
     return bool((peak / np.minimum(float(peak.max()), room)).min() < LAMPS_COLOUR)
+
+
+def _more_than_seen(board: np.ndarray, spot: Highlight, rows: int, cols: int) -> bool:
+    """Whether the spot adds more light at its centre, in some channel, than
+    the camera sees there: a highlight is added on top of whatever lies
+    under it, so the level at its core is at least its peak (or full scale).
+
+    A sharp spot fitted to colour bleeding across a cell's edge is no light
+    added: its colour is the neighbour's, its centre lies on the dark cell
+    (simulated BITS tracking 2605: a yellow tile's edge over the black half
+    beside it fitted as a glint adding 285 levels of red where 61 were
+    seen; kept for the rest of the game, it later turned a grey tile there
+    blue and a legal drop was called illegal). On true highlights of the
+    tuning tables the core shows at least 0.95 of the peak."""
+    core = _core(board, spot, rows, cols)
+    if core is None:
+        return False
+    peak = spot.peaks.sum(axis=0)
+    return bool((core < SEEN_AT_CORE * np.minimum(peak, float(CLIPPED))).any())
 
 
 def _spot(

@@ -186,6 +186,24 @@ def test_the_dots_on_a_yellow_tile_under_a_lamp_are_no_highlight():
     assert reading.rows[4:] == ["..P...", "..PYY."]
 
 
+def test_a_yellow_tiles_edge_over_the_black_half_beside_it_is_no_highlight():
+    # The tracker's rectified board (24 px a cell) from simulated BITS game
+    # 2605 after its first drop, no lamp at all: a black-and-yellow tile in
+    # the bottom row, the yellow half's raised edge leaning over the black
+    # half. That edge was fitted as a sharp glint centred in the black cell,
+    # adding 285 levels of red where the camera saw 61: no light added on
+    # top of a cell can be brighter than the cell looks. Kept for the rest
+    # of the game, it later turned a grey tile dropped there blue.
+    import cv2
+
+    board = cv2.imread(str(DATA / "yellow_edge_over_black_half.png"))
+    assert board is not None
+    assert find_highlight(board, 6, 6) is None
+    reading = read_cells(board, 6, 6, BITS, fit=True, look_for_highlight=True)
+    assert reading.highlight is None
+    assert reading.rows[4:] == ["....P.", ".KY.P."]  # as the image shows
+
+
 def test_a_warm_highlight_on_a_print_near_full_red_is_still_found():
     # Simulated table 4059: an orange print under a 2740 K lamp, its red
     # within a few levels of full scale. The highlight (plain to see at the
