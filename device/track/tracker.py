@@ -433,6 +433,13 @@ class BoardTracker:
         ]
         whole = self._restless - self._partial(sorted({*self._restless, *fresh}))
         whole -= self._not_expected(whole, fresh, grid)
+        if self._visits == 0:
+            # No hand came over the board since the last look: nothing was
+            # put down on the old tiles, whatever their look did (simulated
+            # BITS 2612: a round just over, not yet swept, an old yellow
+            # double's look nudged over the limit by the picture's noise;
+            # taken for a new tile on the empty ramp, it was "in mid-air").
+            whole = set()
         self.stale -= whole
         self._restless -= whole
         self._refused_gone(grid, unsure, obs)

@@ -2080,6 +2080,23 @@ def test_an_old_tile_half_read_unsure_but_likeliest_its_colour_stays_old(table):
     assert tracker.stale == {(5, 0), (5, 1)}
 
 
+def test_an_old_tile_whose_look_changed_with_no_hand_over_the_board_stays_old(table):
+    # The round is over and not yet swept: the tiles still lie there, the
+    # game holds none of them. A whole old tile's look changes a little
+    # past the limit (the picture's noise) while no hand came over the
+    # board. Nothing was put down without a hand (simulated BITS 2612: an
+    # old yellow double taken for a new one, "resting in mid-air"). With a
+    # hand's visit the same sight is the tile put down there again.
+    tracker, after, _ = _undone(table)
+    both = np.zeros((6, 6), bool)
+    both[5, 0:2] = True
+    assert tracker.observe(observe(after), changed=both, visits=0) == []
+    assert tracker.stale == {(5, 0), (5, 1)}
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+    events = tracker.observe(observe(after), changed=both, visits=1)
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 0], [5, 1]])]
+
+
 def _start_tile_down(table: Table) -> tuple[BoardTracker, list[str]]:
     """A BITS tracker whose starting tile has been put down and recorded."""
     tracker = bits(table)
