@@ -60,10 +60,6 @@ SIGMAS = (0.35, 0.5, 0.7, 1.0, 1.4, 2.0, 2.8)
 MIN_SHARE = 0.3
 MIN_PEAK = 12.0
 MAX_PEAK = 300.0
-# ... or when it explains this share of what varies inside the cells it
-# reaches, at least LOCAL_CELLS of them (see _explains_where_it_shines).
-LOCAL_SHARE = 0.8
-LOCAL_CELLS = 3
 # A lamp's core clips the sensor, so the spot fitted around it may add more
 # than full scale at its centre (a lamp just off the board's edge, BITS
 # tracking 659: the tiles beside it washed pale, every drop there missed).
@@ -242,9 +238,7 @@ def _judged(
     if found is None:
         return None
     spot, share = found
-    # a spot at the board's edge, clear where it reaches, counts as clear enough
-    local = share < MIN_SHARE and _explains_where_it_shines(values, usable, ys, xs, spot)
-    if share < MIN_SHARE and not local:
+    if share < MIN_SHARE:
         # A lens bends the grid's lines into the edge of some cells' sample
         # rings (bright lines on a dark print), and they, not the spot, are
         # most of what varies there (simulated BITS tracking 652: the lamp's
@@ -262,7 +256,7 @@ def _judged(
     # A highlight adds light in every channel, enough to matter, and no
     # more than full scale at its centre (more is a slope read as a spot)
     # unless it is clearly a spot (see CLEAR_SHARE).
-    if (share < MIN_SHARE and not local) or float(peak.min()) < MIN_PEAK:
+    if share < MIN_SHARE or float(peak.min()) < MIN_PEAK:
         return None
     clear = share >= CLEAR_SHARE or _core_clipped(board, spot, rows, cols)
     if float(peak.max()) > (MAX_CLEAR_PEAK if clear else MAX_PEAK):
@@ -272,27 +266,6 @@ def _judged(
     if _slopes_missing(values, usable, ys, xs, spot, rows, cols):
         return None
     return Highlight(spot.x, spot.y, spot.sigmas, spot.peaks, share)
-
-
-def _explains_where_it_shines(
-    values: np.ndarray, usable: np.ndarray, ys: np.ndarray, xs: np.ndarray, spot: Highlight
-) -> bool:
-    """Whether the spot explains nearly all that varies inside the cells it
-    lights (by REACH of its peak), and those are enough to show its shape.
-
-    A lamp's spot at the board's corner lights a few cells; what varies in
-    the rest (the raised tiles' edges, the noise) outweighs it over the
-    whole board (fresh read-eval table 6126: a sheen on the top right
-    corner explained 0.23 of the board's variation, 0.89 of the five
-    cells it reaches, and the yellow tile under it read unsure)."""
-    lit = spot.at(ys, xs)
-    reached = lit.max(axis=(1, 2)) >= REACH * float(spot.peaks.sum(axis=0).max())
-    if np.count_nonzero(reached) < LOCAL_CELLS:
-        return False
-    v = _centred(values[reached], usable[reached])
-    total = float((v**2).sum())
-    left = v - _centred(lit[reached], usable[reached])
-    return total > 0 and (total - float((left**2).sum())) >= LOCAL_SHARE * total
 
 
 def _one_channel(

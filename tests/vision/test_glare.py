@@ -204,25 +204,6 @@ def test_a_yellow_tiles_edge_over_the_black_half_beside_it_is_no_highlight():
     assert reading.rows[4:] == ["....P.", ".KY.P."]  # as the image shows
 
 
-def test_a_sheen_on_the_ramps_corner_is_found_from_the_cells_it_reaches():
-    # Simulated table 6126 (a fresh table, read once before this rule): a
-    # 3080 K lamp's sheen on one corner of an ivory ramp, over a yellow
-    # double. Over the whole board the spot explains a quarter of what
-    # varies inside cells (the raised tiles' edges are most of it), short
-    # of the third asked; over the five cells it reaches, nine tenths. Not
-    # taken off, the yellow cell under it read as the print.
-    from device.evals.read import still_frames
-    from vision.photo import read_photo
-
-    frame = next(still_frames("bits", 6126, 1))
-    photo = read_photo(frame.image, 6, 6, BITS)
-    assert photo is not None
-    spot = photo.reading.highlight
-    assert spot is not None and spot.share < 0.3
-    truth = np.array([list(row) for row in frame.board])
-    assert any((np.rot90(photo.reading.codes, k) == truth).all() for k in range(4))
-
-
 def test_a_warm_highlight_on_a_print_near_full_red_is_still_found():
     # Simulated table 4059: an orange print under a 2740 K lamp, its red
     # within a few levels of full scale. The highlight (plain to see at the
