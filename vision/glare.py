@@ -16,7 +16,8 @@ the whole board, including the part of it that lies evenly over a cell,
 which no per-cell statistic could remove.
 
 A spot is only taken off when it explains a clear share of the variation
-inside cells, adds light in every channel, and is bright enough to matter:
+inside cells, adds light in every channel (in the lamp's colour, and no
+more than the camera sees at its centre), and is bright enough to matter:
 a board without a highlight is left exactly as it was.
 
 >>> board = np.full((120, 120, 3), 40.0)                      # a dark 3x3 board, 40 px cells
@@ -258,10 +259,11 @@ def _judged(
     # unless it is clearly a spot (see CLEAR_SHARE).
     if share < MIN_SHARE or float(peak.min()) < MIN_PEAK:
         return None
-    clear = share >= CLEAR_SHARE or _core_clipped(board, spot, rows, cols)
+    core = _core(board, spot, rows, cols)  # what the camera sees at its centre
+    clear = share >= CLEAR_SHARE or _core_clipped(core)
     if float(peak.max()) > (MAX_CLEAR_PEAK if clear else MAX_PEAK):
         return None
-    if _not_the_lamps_colour(board, spot, rows, cols) or _more_than_seen(board, spot, rows, cols):
+    if _not_the_lamps_colour(core, spot) or _more_than_seen(core, spot):
         return None
     if _slopes_missing(values, usable, ys, xs, spot, rows, cols):
         return None
@@ -349,17 +351,18 @@ def _core(board: np.ndarray, spot: Highlight, rows: int, cols: int) -> np.ndarra
     return np.asarray(np.median(board[y0:y1, x0:x1].reshape(-1, 3), axis=0), dtype=np.float64)
 
 
-def _core_clipped(board: np.ndarray, spot: Highlight, rows: int, cols: int) -> bool:
-    """Whether the sensor clipped at the spot's centre (the core's median is
-    at full scale in some channel): the lamp's core is seen there, so the
-    spot fitted around it may well add more than full scale."""
-    core = _core(board, spot, rows, cols)
+def _core_clipped(core: np.ndarray | None) -> bool:
+    """Whether the sensor clipped at the spot's centre (``core``, see
+    :func:`_core`, is at full scale in some channel): the lamp's core is
+    seen there, so the spot fitted around it may well add more than full
+    scale."""
     return core is not None and bool((core >= CLIPPED).any())
 
 
-def _not_the_lamps_colour(board: np.ndarray, spot: Highlight, rows: int, cols: int) -> bool:
+def _not_the_lamps_colour(core: np.ndarray | None, spot: Highlight) -> bool:
     """Whether the spot adds far less light in some channel than in the
-    brightest, though that channel had room for it at the spot's centre.
+    brightest, though that channel had room for it at the spot's centre
+    (``core``, see :func:`_core`).
 
     A highlight is the lamp's own light reflected off the gloss, so its
     colour is the lamp's: never far from white, even a warm lamp's (every
@@ -373,7 +376,6 @@ def _not_the_lamps_colour(board: np.ndarray, spot: Highlight, rows: int, cols: i
     dots on a yellow tile under a lamp, its red clipped, fitted as a spot
     adding 380 levels of red and 28 of blue; taken off, the red tile beside
     it read black)."""
-    core = _core(board, spot, rows, cols)
     if core is None:
         return False
     peak = spot.peaks.sum(axis=0)
@@ -381,19 +383,20 @@ def _not_the_lamps_colour(board: np.ndarray, spot: Highlight, rows: int, cols: i
     return bool((peak / np.minimum(float(peak.max()), room)).min() < LAMPS_COLOUR)
 
 
-def _more_than_seen(board: np.ndarray, spot: Highlight, rows: int, cols: int) -> bool:
+def _more_than_seen(core: np.ndarray | None, spot: Highlight) -> bool:
     """Whether the spot adds more light at its centre, in some channel, than
-    the camera sees there: a highlight is added on top of whatever lies
-    under it, so the level at its core is at least its peak (or full scale).
+    the camera sees there (``core``, see :func:`_core`): a highlight is
+    added on top of whatever lies under it, so the level at its core is at
+    least its peak (or full scale).
 
     A sharp spot fitted to colour bleeding across a cell's edge is no light
     added: its colour is the neighbour's, its centre lies on the dark cell
     (simulated BITS tracking 2605: a yellow tile's edge over the black half
     beside it fitted as a glint adding 285 levels of red where 61 were
     seen; kept for the rest of the game, it later turned a grey tile there
-    blue and a legal drop was called illegal). On true highlights of the
-    tuning tables the core shows at least 0.95 of the peak."""
-    core = _core(board, spot, rows, cols)
+    blue and a legal drop was called illegal). On the 50 true highlights
+    of the tuning tables 3000-3059 and 4000-4099 the core shows at least
+    0.9 of the peak."""
     if core is None:
         return False
     peak = spot.peaks.sum(axis=0)
