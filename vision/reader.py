@@ -304,8 +304,10 @@ def _blind_under_core(
     unsure instead, for the game or the players to settle."""
     h, w = board.shape[:2]
     clipped = board >= CLIPPED
-    yy, xx = np.nonzero(clipped.any(axis=-1))  # the spot is worked out only there
-    adds = highlight.at((yy + 0.5) * rows / h, (xx + 0.5) * cols / w).min(axis=-1)
+    yy, xx = np.nonzero(clipped.any(axis=-1))
+    # the spot as drawn at this size: kept with the highlight, and taken off
+    # this very board next (remove_highlight)
+    adds = highlight.drawn(h, w, rows, cols)[yy, xx].min(axis=-1)
     hit = (adds >= 2 * BLIND_LEVEL) | ((adds >= BLIND_LEVEL) & clipped[yy, xx].all(axis=-1))
     if not hit.any():
         return np.zeros((rows, cols), dtype=bool)
