@@ -261,6 +261,14 @@ def top_edge(
     >>> top_edge(np.array([0.9, 2.4, 3.0, 0.9]), np.array([True, True, False, True]))
     (1, 0.5)
 
+    An edge cut off at the lip (not seen at all) leaves the top to the
+    three seen, half sure; the rails alike say nothing:
+
+    >>> top_edge(np.array([2.4, 1.0, np.nan, 1.1]), np.array([True, True, False, True]))
+    (0, 0.5)
+    >>> top_edge(np.array([1.2, 1.0, np.nan, 1.1]), np.array([True, True, False, True]))[1]
+    0.0
+
     Nor is such an edge the top when no other leads: it is the widest, as
     anything beyond the reach would be (simulated BITS 1964: the table
     beside the right rail in a shadow as dark as the frame).
@@ -278,6 +286,18 @@ def top_edge(
             return leader, 0.5
     best = int(np.nanargmax(widths))
     others = [k for k in range(4) if k != best]
+    cut = [k for k in others if np.isnan(widths[k]) and not measured[k]]
+    if len(cut) == 1 and all(measured[k] for k in others if k not in cut):
+        # One edge cut off by the view at the lip, the other three measured:
+        # it may be the wide one, as an edge seen a little way may (below),
+        # but a ramp has one wide edge: one of the three leading the other
+        # two is the top, half sure (simulated BITS 2758: the top 2.4 cells
+        # wide, the rails 1.0 and 1.1, the lip out of the picture; no sign
+        # counted, a black double's track lost on the dark print put it a
+        # quarter turn off, and the whole game after it).
+        leader = _leading(widths, [k for k in range(4) if k not in cut], lead)
+        if leader is not None:
+            return leader, 0.5
     if any(np.isnan(widths[k]) for k in others):
         return best, 0.0  # an edge not seen at all, or like the table
     if _leading(widths, range(4), lead) is None or beyond[best]:

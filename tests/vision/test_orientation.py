@@ -124,7 +124,14 @@ def test_a_frame_cut_off_by_the_view():
     assert measured.tolist() == [True, True, False, True]
     assert widths[2] == pytest.approx(1.1, abs=0.13)  # as far as it was seen
     assert top_edge(widths, measured) == (0, 0.5)
-    # cut off right at the lip: the lower edge is not seen well enough to count
+    # cut off right at the lip: the lower edge is not seen at all, its width
+    # unknown as the one seen a little way; a ramp has one wide edge, and
+    # the three seen name it, half sure (simulated BITS 2758)
+    widths, measured = frame_widths(image[:215], homography, 6, 6)
+    assert np.isnan(widths[2]) and not measured[2]
+    assert top_edge(widths, measured) == (0, 0.5)
+    # the same cut with the top no wider than the rails: nothing said
+    image, homography = _framed((1.0, 0.9, 1.0, 0.9), (40, 40, 40), (60, 120, 170))
     widths, measured = frame_widths(image[:215], homography, 6, 6)
     assert top_edge(widths, measured)[1] == 0.0
 
