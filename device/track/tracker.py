@@ -1442,6 +1442,9 @@ class BoardTracker:
             if extra:
                 doubt = self._code_or_empty(settled.rows, extra)
                 return self._ask(list(settled.rows), doubt, [], obs, t)
+            borrowed = self._borrowed_from_old(settled, obs)
+            if borrowed:
+                return self._ask(board, {**unsure, **borrowed}, [], obs, t)
             return self._act(settled, obs.lab, t, settled=True)
         maybe_nothing = any(o.kind == "rest" for _, o in combos)
         if (
@@ -1904,6 +1907,25 @@ class BoardTracker:
         """The question whether ``cells`` hold the code ``rows`` gives them
         or lie empty."""
         return {(r, c): (rows[r][c], self.referee.empty) for r, c in cells}
+
+    def _borrowed_from_old(self, outcome: Outcome, obs: Observation) -> dict[Cell, tuple[str, ...]]:
+        """The cells of a new tile in ``outcome`` whose colour is an old
+        tile's, not the look's: set aside as an old round's (kept as last
+        seen while their look did not change) and read unsurely now, with
+        what the look offers there. A tile put down where an old one was
+        believed still to lie takes nothing from it (simulated BITS 2751,
+        a lamp on: the last round's black double, missed and entered by
+        hand, swept off unseen, one half last seen as "blue"; a purple and
+        blue tile then landed on that cell and beside it, the look there
+        torn between blue and purple, and the old "blue" made the tile fit
+        one way round only: recorded the wrong way round)."""
+        assert self.known is not None
+        cells = new_cells(self.known, list(outcome.rows), self.referee.empty)
+        return {
+            (r, c): tuple(dict.fromkeys([outcome.rows[r][c], *obs.candidates[r][c]]))
+            for r, c in cells
+            if (r, c) in self.stale and not obs.sure[r, c]
+        }
 
     def _more_than_visits(self, outcome: Outcome) -> list[Cell]:
         """The new cells of a legal ``outcome``'s later tiles when it puts

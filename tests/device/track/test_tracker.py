@@ -2193,3 +2193,39 @@ def test_lits_three_cells_of_a_piece_ask_where_its_fourth_lies_not_refused(table
     placed = tracker.confirm(events[0]["alert"], answer)
     assert [(e["type"], e.get("codes")) for e in placed] == [("placed", "LLLL")]
     assert placed[0]["cells"] == [[8, 3], [9, 3], [9, 4], [9, 5]]
+
+
+def test_a_tile_put_down_where_an_old_one_was_believed_takes_no_colour_from_it(table):
+    # Simulated BITS 2751 (a lamp on): a tile the game no longer holds was
+    # believed still to lie there, kept with its colour as last seen. It
+    # was taken out unseen, and the card's tile was put down across one of
+    # its cells and the cell beside it. The look changed only beside it and
+    # read both cells torn between the card's two colours. The old tile's
+    # colour made the card's tile fit one way round only, and it was
+    # recorded the wrong way round. The players are asked instead.
+    tracker, first = _start_tile_down(table)
+    card = table.game.view()["card"]
+    assert card[0] != card[1]
+    # standing on the starting tile's left half
+    put = [*EMPTY6[:3], card[0] + ".....", card[1] + ".....", first[5]]
+    events = tracker.observe(observe(put), changed=_mask(put, first))
+    assert [(e["type"], e["codes"]) for e in events] == [("placed", card)]
+    table.undo()
+    tracker.sync()
+    assert tracker.stale == {(3, 0), (4, 0)}
+    # now flat across (4,0) and (4,1): card[0] where the old card[1] was
+    read = [*EMPTY6[:3], card[0] + ".....", card[1] + card[1] + "....", first[5]]
+    torn = {(4, 0): card[1] + card[0], (4, 1): card[1] + card[0] + "."}
+    changed = np.zeros((6, 6), bool)
+    changed[4, 1] = True
+    events = tracker.observe(observe(read, unsure=torn), changed=changed)
+    assert [e["type"] for e in events] == ["unsure"]
+    assert sorted(map(tuple, events[0]["cells"])) == [(4, 0), (4, 1)]
+    assert table.game.view()["players"][0]["board"] == first  # nothing recorded yet
+    # the players say what lies there: recorded as they said
+    alert = events[0]["alert"]
+    answer = [card[0], card[1]]
+    table.resolve_alert(alert, "confirm", answer)
+    done = tracker.confirm(alert, answer)
+    assert [(e["type"], e["codes"]) for e in done] == [("placed", card)]
+    assert table.game.view()["players"][0]["board"][4] == card + "...."
