@@ -178,6 +178,8 @@ class BoardTracker:
         # hands' visits over the board since it last settled (observe)
         self._visits: int | None = 0
         self.doubt_colours_until = float("-inf")  # after a light change: ask, do not refuse
+        # cells under the lamp's highlight (the watch says): ask, do not refuse
+        self.shining: frozenset[Cell] = frozenset()
         self._unsure: dict[Cell, tuple[str, ...]] = {}
         self._crowd: tuple[tuple[str, ...], float] | None = None  # a big change, since when
         self._recheck: set[Cell] = set()  # refused cells to read afresh (a refusal dismissed)
@@ -929,6 +931,13 @@ class BoardTracker:
                 return True
         return False
 
+    def _under_lamp(self, rows: Sequence[str]) -> bool:
+        """Whether a new cell of ``rows`` lies under the lamp's highlight
+        (:attr:`shining`): what glare does to a colour is a guess there (a
+        black tile's half read grey, simulated BITS 2782)."""
+        assert self.known is not None
+        return any(cell in self.shining for cell in new_cells(self.known, rows, self.referee.empty))
+
     def _poorly_read(self, rows: Sequence[str], obs: Observation) -> bool:
         """Whether a new cell of ``rows`` lies farther than
         :data:`POOR_FIT` of the palette's ``max_distance`` from even its
@@ -1396,7 +1405,11 @@ class BoardTracker:
             if extra:
                 return self._ask(board, self._code_or_empty(board, extra), [], obs, t)
             options = self._plausible(outcome, obs) if self._colour_doubt(outcome) else {}
-            shaky = t < self.doubt_colours_until or self._poorly_read(outcome.rows, obs)
+            shaky = (
+                t < self.doubt_colours_until
+                or self._poorly_read(outcome.rows, obs)
+                or self._under_lamp(outcome.rows)
+            )
             if self._colour_doubt(outcome) and shaky:
                 # The light changed a moment ago, or a new cell fits even its
                 # best colour poorly (a lamp's reflection on a black tile

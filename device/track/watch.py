@@ -154,6 +154,15 @@ UNEXPLAINED_SHARE = 0.25
 # The highlight is looked for again on that frame and kept when it leaves
 # the changed cells nearer their colours.
 UNDER_SPOT = 1.0
+# The tracker doubts a colour refusal hanging on a cell under the lamp's
+# core: within UNDER_SPOT cells of its centre, or lit by it to at least this
+# share of its peak (a broad spot reaches further). A black tile under a
+# glare looks grey (simulated BITS 2782: a spot measured on the bright
+# ivory print, clipped there and 1.4 cells wide; a black double put down
+# 1.0 and 1.25 cells from its centre, its upper half read a sure grey with
+# that spot taken off, and the legal tile was refused as "half neutral,
+# half coloured").
+UNDER_SPOT_LIGHT = 0.5
 # A look that changed no cell enough to count follows slow drift (it becomes
 # the reference), unless some cell changed more than this share of the
 # limit: a tile seen through a noisy look (the hand just gone, its shadow
@@ -637,6 +646,7 @@ class BoardWatch:
                 turned = [{"type": "turned", "t": t, "board": self.board, "quarter_turns": turn}]
         faint = None if self._changed is None else self._faint
         visits = None if self._visits >= UNCOUNTED else self._visits
+        self.tracker.shining = self._shining()
         events = turned + self.tracker.observe(
             obs, self._changed, t, faint=faint, hint=self._lit_changed, visits=visits
         )
@@ -846,6 +856,14 @@ class BoardWatch:
         if quarter_turns % 4:
             self.fit = with_corners(self.fit, turned(self.fit.corners, quarter_turns))
             self._forget_highlight()  # found in the grid's old orientation
+
+    def _shining(self) -> frozenset[tuple[int, int]]:
+        """The cells under the lamp's core, as the tracker's board has them
+        (the way up settled), or none."""
+        if self.highlight is None:
+            return frozenset()
+        cells = np.argwhere(_under_spot(self.highlight, self.rows, self.cols))
+        return frozenset((int(r), int(c)) for r, c in cells)
 
     def _forget_highlight(self) -> None:
         """Look for the lamp's highlight again on the next read (the view,
@@ -1108,6 +1126,27 @@ def _surer(again: Reading, reading: Reading, under: np.ndarray | None) -> bool:
     return again.highlight is not None and bool(
         again.distance[under].sum() < reading.distance[under].sum()
     )
+
+
+def _under_spot(highlight: Highlight, rows: int, cols: int) -> np.ndarray:
+    """(rows, cols) bool: the cells under the lamp's core, those within
+    :data:`UNDER_SPOT` cells of its centre or lit by its drawing to at
+    least :data:`UNDER_SPOT_LIGHT` of its peak (a broad spot reaches
+    further).
+
+    >>> from vision.glare import Highlight
+    >>> sharp = Highlight(x=3.5, y=2.75, sigmas=(0.5,), peaks=np.full((1, 3), 80.0), share=1.0)
+    >>> np.argwhere(_under_spot(sharp, 6, 6)).tolist()  # within a cell
+    [[2, 3], [3, 3]]
+    >>> broad = Highlight(x=3.5, y=2.75, sigmas=(1.4,), peaks=np.full((1, 3), 80.0), share=1.0)
+    >>> np.argwhere(_under_spot(broad, 6, 6)).tolist()  # within 1.18 sigma: half the peak
+    [[1, 2], [1, 3], [1, 4], [2, 2], [2, 3], [2, 4], [3, 2], [3, 3], [3, 4]]
+    """
+    ys, xs = np.mgrid[0:rows, 0:cols] + 0.5
+    lit = highlight.at(ys, xs).max(axis=-1)
+    peak = float(highlight.at(np.array(highlight.y), np.array(highlight.x)).max())
+    near = _near_spot(highlight, rows, cols, UNDER_SPOT)
+    return np.asarray(near | (lit >= UNDER_SPOT_LIGHT * peak), bool)
 
 
 def _near_spot(highlight: Highlight, rows: int, cols: int, reach: float) -> np.ndarray:

@@ -477,3 +477,15 @@ def test_a_lamps_core_on_a_clipped_print_is_found_and_the_tiles_under_it_asked()
     # unsure for the game or the players to settle.
     result = played("bits", 2433, None, lamp=True)
     assert result.placements == result.right
+
+
+def test_a_black_half_read_grey_under_a_broad_highlight_is_asked_not_refused():
+    # BITS table 2782 (ivory print, glare 0.88): the highlight was measured
+    # on the bright print, clipped there, weak and 1.4 cells wide. A black
+    # double put down 1.0 and 1.25 cells from its centre, that spot taken
+    # off, read grey on its upper half, surely: the legal tile was refused
+    # as "half neutral, half coloured". Under the lamp's core a colour
+    # refusal is a question.
+    result = played("bits", 2782, 4)
+    assert result.right == 4
+    assert result.asked, "the players were asked about the tile under the highlight"
