@@ -15,8 +15,8 @@ the side (the corners, where tile bevels meet, stay out), allowing the line
 a pixel off (a lens's barrel, a corner found a little off). Ridges are
 scaled by the board's typical line (a high percentile of all inner sides,
 so a board half covered still sets it; on a board mostly covered, the
-median of the sides between two cells thought empty, when there are
-enough of them; in a single photo with a few empty cells, none of
+weaker quarter of the sides between two cells thought empty, when there
+are enough of them; in a single photo with a few empty cells, none of
 them known, the median of the sides that stand out at all), and the
 line's polarity (light or dark print) is taken from the sides the caller
 says are most likely between two empty cells, else from light ridges
@@ -198,13 +198,8 @@ def line_evidence(
     if len(between) >= MIN_SIDES:
         # On a board mostly covered, most inner sides are a tile's and the
         # percentile lands on them; the sides between two cells thought
-        # empty show what a line looks like on this board. Their median, not
-        # a lower quantile: a black tile on a dark print is thought empty
-        # by colour too, and its sides show no line (simulated BITS 8010:
-        # four of twelve such sides; their weaker quarter made a fifth of
-        # the print's line the scale, and the tile's faint edges read as
-        # lines).
-        scale = max(scale, _quantile(between, 0.5))
+        # empty show what a line looks like on this board.
+        scale = max(scale, _quantile(between, 0.25))
     if scale < MIN_LINE and sparse:
         # Fewer than a fifth of the sides show a line (a few empty cells on
         # a full ramp) and none of the cells thought empty is: what the

@@ -177,22 +177,6 @@ def test_a_line_is_measured_on_the_sides_between_empty_cells():
     assert (lines.most[~empty] < 0.35).all()
 
 
-def test_a_black_tile_taken_for_the_print_does_not_set_what_a_line_looks_like():
-    # A black double on the dark print reads like the print by colour, so
-    # it is among the cells thought empty: two of the six sides between
-    # them are its own (one hidden by it, one its middle), no line at all.
-    # What a line looks like comes from the middle of those sides, not
-    # their weaker quarter, which would be the tile's (simulated BITS 8010:
-    # the scale fell to a fifth of the print's lines, and the black tile's
-    # faint edges read as lines: an empty cell).
-    truly = np.array([[c == "." for c in row] for row in CROWDED])
-    thought = truly.copy()
-    thought[4, 4:6] = True  # the black double beside the empty (4, 3)
-    lines = line_evidence(crowded_dark_print(), 6, 6, empty=thought)
-    assert np.median(lines.most[truly]) == pytest.approx(1.0, abs=0.3)
-    assert (lines.most[4, 4:6] < 0.35).all()
-
-
 # Four empty cells in a block on a full ramp: fewer than a fifth of the inner
 # sides show a line. A palette slip took the grey tile (r4-5 c2) for the board.
 FOUR = ["KKKKKK", "KKKKYY", "KKKKKK", "KN..KK", "KN..KK", "KKKKKK"]
