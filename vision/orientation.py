@@ -286,18 +286,21 @@ def top_edge(
             return leader, 0.5
     best = int(np.nanargmax(widths))
     others = [k for k in range(4) if k != best]
+    # One edge cut off by the view at the lip, the two beside the widest
+    # measured: the cut one may be the wide one, as an edge seen a little
+    # way may (below), but a ramp has one wide edge: the widest of the
+    # three seen, leading the other two, is the top, half sure (simulated
+    # BITS 2758: the top 2.4 cells wide, the rails 1.0 and 1.1, the lip out
+    # of the picture; no sign counted, a black double's slide left no track
+    # on the dark print, and the board was recorded a quarter turn off, the
+    # whole game after it).
     cut = [k for k in others if np.isnan(widths[k]) and not measured[k]]
-    if len(cut) == 1 and all(measured[k] for k in others if k not in cut):
-        # One edge cut off by the view at the lip, the other three measured:
-        # it may be the wide one, as an edge seen a little way may (below),
-        # but a ramp has one wide edge: one of the three leading the other
-        # two is the top, half sure (simulated BITS 2758: the top 2.4 cells
-        # wide, the rails 1.0 and 1.1, the lip out of the picture; no sign
-        # counted, a black double's track lost on the dark print put it a
-        # quarter turn off, and the whole game after it).
-        leader = _leading(widths, [k for k in range(4) if k not in cut], lead)
-        if leader is not None:
-            return leader, 0.5
+    if (
+        len(cut) == 1
+        and all(measured[k] for k in others if k not in cut)
+        and _leading(widths, [k for k in range(4) if k != cut[0]], lead) is not None
+    ):
+        return best, 0.5
     if any(np.isnan(widths[k]) for k in others):
         return best, 0.0  # an edge not seen at all, or like the table
     if _leading(widths, range(4), lead) is None or beyond[best]:
