@@ -20,7 +20,7 @@ Arrays in, arrays out, nothing kept between calls.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -47,6 +47,13 @@ CLEARLY = 2.0
 # palette this many times better (mean distance) with no more doubts: on
 # tuning 3164 (a ramp's rail read as the last row) 1.8 times.
 BESIDE_CLEARLY = 1.5
+# A cell a profile leaves unsure takes the code the profile's colours,
+# fitted to the photo, read it as with at least this confidence (see
+# _settle_unsure), and reports no more than SETTLED_CONFIDENCE: on the
+# tuning tables (6000-6149, 10000-10149) the cells this read right came
+# at 1.0, the two it read wrong at 0.78 and 0.40.
+SETTLE_CONFIDENCE = 0.9
+SETTLED_CONFIDENCE = 0.5
 
 
 @dataclass(frozen=True)
@@ -90,7 +97,9 @@ def read_photo(
     read; frames of play are read without, see :func:`vision.cells.cell_features`).
     A grid the search found that does not convince is read one cell to each
     side too (:func:`vision.locate.beside`), and the reading that fits the
-    palette clearly better, with no more doubts, is kept."""
+    palette clearly better, with no more doubts, is kept. With a profile's
+    palette, cells it leaves unsure are then read with its colours fitted
+    to this photo (:func:`_settle_unsure`)."""
     # A grid the search found (here, or a profile's search) may be a cell
     # off; corners given, markers or a tracked grid are taken as they are.
     searched = corners is None and (grid is None or grid.method == "search")
@@ -116,6 +125,10 @@ def read_photo(
             there = _read_at(image, other, palette, gains, fit_palette, steps)
             if _better_beside(there.reading, out.reading, palette):
                 out = there
+    if not fit_palette and out.reading.unsure():
+        # Settled only once the grid is chosen: cells filled in by a fit
+        # would make a grid a cell off look as sure as the board (6023).
+        out = _settle_unsure(image, out, palette, gains, steps)
     return out
 
 
@@ -168,6 +181,50 @@ def _read_at(
         if len(refit.unsure()) < len(reading.unsure()):
             reading = refit
     return PhotoReading(grid, rectified, px, reading)
+
+
+def _settle_unsure(
+    image: np.ndarray,
+    photo: PhotoReading,
+    palette: Palette,
+    gains: np.ndarray | None,
+    steps: bool,
+) -> PhotoReading:
+    """A profile's reading with its unsure cells read again, the profile's
+    own colours fitted to this photo: a cell that fit reads surely, and
+    confidently (SETTLE_CONFIDENCE), takes that code, no surer than
+    SETTLED_CONFIDENCE; the rest stay unsure.
+
+    A cell the profile leaves unsure is nearly always one no colour of the
+    profile fits (30 ΔE or more from every one, on the tuning tables): a
+    lamp's glare or a shadow's edge tonight that the daylight profile and
+    one white balance cannot explain, where the photo's own colours can."""
+    rows, cols = photo.fit.rows, photo.fit.cols
+    rectified, around = rectify_around(image, photo.fit.homography, rows, cols, photo.cell_px)
+    here = photo.reading
+    again = read_cells(
+        rectified,
+        rows,
+        cols,
+        palette,
+        gains=gains,
+        fit=True,
+        highlight=here.highlight,
+        around=around,
+        bounds=True,
+        steps=steps,
+    )
+    take = (here.codes == "?") & (again.codes != "?") & (again.confidence >= SETTLE_CONFIDENCE)
+    if not take.any():
+        return photo
+    settled = replace(
+        here,
+        codes=np.where(take, again.codes, here.codes),
+        confidence=np.where(
+            take, np.minimum(again.confidence, SETTLED_CONFIDENCE), here.confidence
+        ),
+    )
+    return replace(photo, reading=settled)
 
 
 def _better_beside(there: Reading, here: Reading, palette: Palette) -> bool:
