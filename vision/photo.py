@@ -49,9 +49,10 @@ CLEARLY = 2.0
 BESIDE_CLEARLY = 1.5
 # A cell a profile leaves unsure takes the code the profile's colours,
 # fitted to the photo, read it as with at least this confidence (see
-# _settle_unsure), and reports no more than SETTLED_CONFIDENCE: on the
-# tuning tables (6000-6149, 10000-10149) the cells this read right came
-# at 1.0, the two it read wrong at 0.78 and 0.40.
+# _settle_unsure), and reports no more than SETTLED_CONFIDENCE: of the
+# six such cells looked at on the tuning tables (6000-6149, 10000-10149),
+# the four the fit read right came at 1.0, the two it read wrong at 0.78
+# and 0.40.
 SETTLE_CONFIDENCE = 0.9
 SETTLED_CONFIDENCE = 0.5
 
@@ -195,10 +196,12 @@ def _settle_unsure(
     confidently (SETTLE_CONFIDENCE), takes that code, no surer than
     SETTLED_CONFIDENCE; the rest stay unsure.
 
-    A cell the profile leaves unsure is nearly always one no colour of the
-    profile fits (30 ΔE or more from every one, on the tuning tables): a
-    lamp's glare or a shadow's edge tonight that the daylight profile and
-    one white balance cannot explain, where the photo's own colours can."""
+    On the six tuning tables looked at (6067, 6089, 6106, 6126, 10013,
+    10039), each cell the profile left unsure was one no colour of the
+    profile fits (30 ΔE or more from every one), under a lamp's glare or a
+    shadow: what the daylight profile and one white balance cannot
+    explain, the photo's own colours can. Its other fields (``entry``
+    aside) stay the profile's reading's."""
     rows, cols = photo.fit.rows, photo.fit.cols
     rectified, around = rectify_around(image, photo.fit.homography, rows, cols, photo.cell_px)
     here = photo.reading
@@ -217,9 +220,15 @@ def _settle_unsure(
     take = (here.codes == "?") & (again.codes != "?") & (again.confidence >= SETTLE_CONFIDENCE)
     if not take.any():
         return photo
+    # (the fitted palette is the profile's own entries, refitted: a code
+    # read there is an entry of the profile's too)
+    entry = here.entry.copy()
+    for r, c in np.argwhere(take):
+        entry[r, c] = here.palette.entries_for(str(again.codes[r, c]))[0]
     settled = replace(
         here,
         codes=np.where(take, again.codes, here.codes),
+        entry=entry,
         confidence=np.where(
             take, np.minimum(again.confidence, SETTLED_CONFIDENCE), here.confidence
         ),

@@ -118,6 +118,7 @@ def test_a_cell_settled_by_the_fit_is_reported_no_surer_than_half():
     assert doubted and photo.reading.unsure() == []
     for r, c in doubted:
         assert photo.reading.codes[r, c] == "P"
+        assert photo.reading.palette.codes[photo.reading.entry[r, c]] == "P"
         assert photo.reading.confidence[r, c] <= SETTLED_CONFIDENCE
 
 
