@@ -489,3 +489,21 @@ def test_a_black_half_read_grey_under_a_broad_highlight_is_asked_not_refused():
     result = played("bits", 2782, 4)
     assert result.right == 4
     assert result.asked, "the players were asked about the tile under the highlight"
+
+
+def test_a_hand_resting_over_one_side_of_the_ramp_is_no_change_of_light():
+    # BITS table 2853: a hand rests over the ramp's right-hand columns
+    # (looks at 135.1-136.5 s), the arm across the ramp's edge. The smooth
+    # light fit bent to it as a change of light, 16 % end to end, and the
+    # phone was told "the light changed" four times; the cells stayed
+    # scattered about that fit, 2.8 to 3.4 times this table's floor (a lamp
+    # switched on leaves them within 1.7). Now it is waited out as an arm:
+    # no change of light, every placement right.
+    result = played("bits", 2853, 32)
+    assert result.placements == result.right == 33
+    assert result.light_changed == 0
+    # BITS table 2765: the same for a hand over the ramp at 28.7-29.9 s
+    # (three "light changed" before).
+    result = played("bits", 2765, 8)
+    assert result.placements == result.right == 8
+    assert result.light_changed == 0
