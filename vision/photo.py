@@ -60,12 +60,16 @@ SETTLED_CONFIDENCE = 0.5
 @dataclass(frozen=True)
 class PhotoReading:
     """``fit``: where the grid is; ``rectified``: the board seen from above
-    (BGR uint8, ``cell_px`` per cell); ``reading``: the cells."""
+    (BGR uint8, ``cell_px`` per cell); ``reading``: the cells; ``fitted``:
+    the same cells read with the palette's colours fitted to this photo,
+    when that was read already (a profile's reading that left many cells
+    unsure), so it is not read twice."""
 
     fit: GridFit
     rectified: np.ndarray
     cell_px: int
     reading: Reading
+    fitted: Reading | None = None
 
 
 def cell_px_for(fit: GridFit) -> int:
@@ -181,6 +185,7 @@ def _read_at(
         refit = read(reading.highlight, True)
         if len(refit.unsure()) < len(reading.unsure()):
             reading = refit
+        return PhotoReading(grid, rectified, px, reading, fitted=refit)
     return PhotoReading(grid, rectified, px, reading)
 
 
@@ -202,21 +207,23 @@ def _settle_unsure(
     shadow: what the daylight profile and one white balance cannot
     explain, the photo's own colours can. Its other fields (``entry``
     aside) stay the profile's reading's."""
-    rows, cols = photo.fit.rows, photo.fit.cols
-    rectified, around = rectify_around(image, photo.fit.homography, rows, cols, photo.cell_px)
     here = photo.reading
-    again = read_cells(
-        rectified,
-        rows,
-        cols,
-        palette,
-        gains=gains,
-        fit=True,
-        highlight=here.highlight,
-        around=around,
-        bounds=True,
-        steps=steps,
-    )
+    again = photo.fitted
+    if again is None:
+        rows, cols = photo.fit.rows, photo.fit.cols
+        rectified, around = rectify_around(image, photo.fit.homography, rows, cols, photo.cell_px)
+        again = read_cells(
+            rectified,
+            rows,
+            cols,
+            palette,
+            gains=gains,
+            fit=True,
+            highlight=here.highlight,
+            around=around,
+            bounds=True,
+            steps=steps,
+        )
     take = (here.codes == "?") & (again.codes != "?") & (again.confidence >= SETTLE_CONFIDENCE)
     if not take.any():
         return photo

@@ -138,3 +138,19 @@ def test_cells_are_settled_only_once_the_grid_is_chosen():
     # none.
     board = _read_calibrated(6023)
     assert board.found and board.wrong == [], board.wrong
+
+
+def test_a_photo_the_profile_cannot_explain_keeps_its_fitted_reading_for_later():
+    # Under the 2000 K lamp of the first test, the profile's reading leaves
+    # many cells unsure, so the photo is read again with its colours fitted:
+    # that reading (the board, every cell) is kept with the photo, and the
+    # unsure cells are settled from it rather than read a third time.
+    from vision.gridfit import GridFit
+
+    image = render_board(BOARD, BITS, Light(kelvin=2000, exposure=0.8), cell_px=40, noise=2, seed=3)
+    grid = GridFit.from_corners(np.asarray(CORNERS, dtype=np.float64), 6, 6)
+    photo = _read_at(image, grid, BITS, np.ones(3), False, True)
+    assert photo.fitted is not None and photo.fitted.rows == BOARD
+    # a reading of a photo the profile explains carries none
+    daylight = render_board(BOARD, BITS, Light(kelvin=6500), cell_px=40, noise=2, seed=3)
+    assert _read_at(daylight, grid, BITS, np.ones(3), False, True).fitted is None
