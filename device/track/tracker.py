@@ -1696,6 +1696,17 @@ class BoardTracker:
                 for rows in open_drops
                 if all(hint[cell] for cell in new_cells(self.known, rows, empty))
             ]
+            # Still several where the look changed: the one whose cells
+            # lean to it, if only one does (simulated BITS 2976: a black
+            # double put down as a lamp came on, each half 4.4 ΔE nearer
+            # black than the print; the same double one cell along, half on
+            # a cell the lamp's glare changed that read the print 3.4 ΔE
+            # nearer, was open too; the drop was missed and the next black
+            # double refused as in mid-air). After a knock (no hint) every
+            # cell's look is new, and a dark print reading black here and
+            # there is no sign of a drop.
+            leaning = [rows for rows in open_drops if self._leans_to(rows, obs)]
+            open_drops = leaning if len(leaning) == 1 else open_drops
         return open_drops[0] if len(open_drops) == 1 else None
 
     def _anchored_drop(self, obs: Observation) -> list[str] | None:

@@ -507,3 +507,19 @@ def test_a_hand_resting_over_one_side_of_the_ramp_is_no_change_of_light():
     result = played("bits", 2765, 8)
     assert result.placements == result.right == 8
     assert result.light_changed == 0
+
+
+def test_a_black_double_put_down_as_a_lamp_comes_on_beside_a_glare_is_seen():
+    # BITS table 2976: a lamp comes on (84.6 s) as the card's black double
+    # goes down lying on row 3, on the dark print. Under the new light the
+    # look changed on its two cells and on the cell to their right (the
+    # lamp's glare); every cell read unsure between black and the print.
+    # Two drops of the double lay where the look changed, so neither was
+    # taken, and the next black double, put down standing on it, was
+    # refused as in mid-air. The double's own cells read 4.4 ΔE nearer
+    # black than the print, the glared cell 3.4 ΔE nearer the print: the
+    # drop is the one the cells lean to.
+    # (The whole game: cut short, its lamp would come on elsewhere.)
+    result = played("bits", 2976, None, lamp=True)
+    assert result.false == 0, result.problems
+    assert result.placements == result.right == 47, result.problems

@@ -1549,19 +1549,22 @@ def test_a_drop_a_look_after_a_knock_leans_to_on_one_cell_only_is_not_placed(tab
     assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
-def _standing_as_the_lamp_came_on(table: Table, hint: np.ndarray | None) -> list[dict]:
+def _standing_as_the_lamp_came_on(
+    table: Table, hint: np.ndarray | None, print_in_column_3: float = 5.0
+) -> list[dict]:
     """The card's double put down standing in column 0 as a lamp was
     switched on (simulated BITS game 402): a careful look under the new
     light reads the dark print first on column 0 and on column 3 alike,
-    both halves of each nearer the tile's colours (ΔE 2) than the print
-    (ΔE 5): two drops open. ``hint``: the cells that changed in look."""
+    both halves of column 0 nearer the tile's colours (ΔE 2) than the print
+    (ΔE 5), those of column 3 ``print_in_column_3`` from the print: two
+    drops open. ``hint``: the cells that changed in look."""
     tracker = bits(table)
     tracker.sync()
     tile = start_tile(table)
     unsure = {(r, c): "." + tile[r - 4] for r in (4, 5) for c in (0, 3)}
     look = observe(EMPTY6, unsure=unsure)
     for r, c in unsure:
-        look.distance[r, c, BITS.index(".")] = 5.0
+        look.distance[r, c, BITS.index(".")] = 5.0 if c == 0 else print_in_column_3
         look.distance[r, c, BITS.index(tile[r - 4])] = 2.0
     return tracker.observe(look, changed=None, hint=hint)
 
@@ -1575,6 +1578,28 @@ def test_under_new_light_the_open_drop_where_the_look_changed_is_placed(table):
 
 def test_under_new_light_with_no_hint_two_open_drops_place_nothing(table):
     assert _standing_as_the_lamp_came_on(table, None) == []
+    assert table.game.view()["players"][0]["board"] == EMPTY6
+
+
+def test_under_new_light_of_two_open_drops_where_the_look_changed_the_leaning_one_is_placed(
+    table,
+):
+    # Both drops lie where the look changed, but column 3 reads the print
+    # nearer than the tile's colours (ΔE 1 against 2): the lamp's glare
+    # changed it, not a tile (simulated BITS 2976: the black double missed,
+    # the next one refused as in mid-air on the cell it left empty).
+    hint = np.zeros((6, 6), bool)
+    hint[4:6, [0, 3]] = True
+    events = _standing_as_the_lamp_came_on(table, hint, print_in_column_3=1.0)
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[4, 0], [5, 0]])]
+
+
+def test_under_new_light_two_open_drops_leaning_alike_where_the_look_changed_place_nothing(
+    table,
+):
+    hint = np.zeros((6, 6), bool)
+    hint[4:6, [0, 3]] = True
+    assert _standing_as_the_lamp_came_on(table, hint) == []
     assert table.game.view()["players"][0]["board"] == EMPTY6
 
 
