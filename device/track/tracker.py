@@ -147,6 +147,9 @@ class Pending:
     candidates: tuple[tuple[str, ...], ...] = ()
     alert: int | None = None
     obs: Observation | None = None  # what the question was about (unsure)
+    # the board of the refusal a question replaced (unsure): its tile may
+    # be the one being taken back
+    refused: tuple[str, ...] | None = None
 
     @property
     def lab(self) -> np.ndarray | None:
@@ -469,18 +472,34 @@ class BoardTracker:
             for r, c in cells
             if obs.sure[r, c] and str(obs.codes[r, c]) == self.known[r][c] == grid[r][c]
         ]
-        if not gone:
-            return
-        assert self.seen is not None
-        for r, c in cells:
-            held = obs.sure[r, c] and str(obs.codes[r, c]) == pending.rows[r][c]
+        if gone:
+            self._back_whole(grid, unsure, pending.rows, obs)
+
+    def _back_whole(
+        self,
+        grid: list[list[str]],
+        unsure: dict[Cell, tuple[str, ...]],
+        refused: Sequence[str],
+        obs: Observation,
+        told: Iterable[Cell] = (),
+    ) -> None:
+        """The refused tile of ``refused`` (a board) is gone: each of its
+        cells not read surely as the tile, nor ``told`` by the players,
+        goes back to the game's board (``grid``, ``unsure`` and what was
+        seen, in place)."""
+        assert self.known is not None and self.seen is not None
+        named = set(told)
+        for r, c in new_cells(self.known, list(refused), self.referee.empty):
+            if (r, c) in named:
+                continue
+            held = obs.sure[r, c] and str(obs.codes[r, c]) == refused[r][c]
             # A cell that fits no colour at all under a lamp's core says
             # nothing either way: taken for what the rest of the tile says
             # (simulated LITS 992: a refused L taken back under the glare,
             # one cell read as no code within reach, its nearest a T, and
             # refused as "not a tetromino").
             lost = _fits_nothing((r, c), obs)
-            if (grid[r][c] == pending.rows[r][c] or lost) and not held:
+            if (grid[r][c] == refused[r][c] or lost) and not held:
                 grid[r][c] = self.known[r][c]
                 unsure.pop((r, c), None)
                 # and so it was last seen: a look that judges nothing (an
@@ -2229,7 +2248,9 @@ class BoardTracker:
             [list(options) for options in candidates],
         )
         kept = replace(obs, lab=obs.lab.copy(), distance=obs.distance.copy())
-        self.pending = Pending("unsure", key, cells, candidates, alert, kept)
+        refused = self.pending
+        rows = None if refused is None or refused.kind != "illegal" else refused.rows
+        self.pending = Pending("unsure", key, cells, candidates, alert, kept, rows)
         self._unsure = dict(zip(cells, candidates, strict=True))
         self.seen = list(board)
         return [
@@ -2308,6 +2329,7 @@ class BoardTracker:
         events = self.sync(t)
         if self.known is None:
             return events
+        board = self._told_taken_back(board, answer, pending)
         self._forget_gone(board, {})
         try:
             outcome = self._outcome(board)
@@ -2353,6 +2375,28 @@ class BoardTracker:
             if unseen is not None:
                 return events + self._act(unseen, pending.lab, t, settled=False, learn=False)
         return events + self._act(outcome, pending.lab, t, settled=True, learn=False)
+
+    def _told_taken_back(
+        self, board: list[str], answer: dict[Cell, str], pending: Pending
+    ) -> list[str]:
+        """``board`` as the players' ``answer`` leaves it, with the refused
+        tile the question was about taken back whole when they named one of
+        its cells the game's board: a tile is taken off whole, and its other
+        cells, kept only because their colour still fitted, are the board
+        too (simulated BITS 3038: a second grey double refused and taken
+        off under a lamp's glare; one half asked about and named the ramp,
+        the other, read as before, made a lone grey cell "outside the
+        grid")."""
+        assert self.known is not None
+        refused, obs = pending.refused, pending.obs
+        if refused is None or obs is None or self.seen is None:
+            return board
+        cells = new_cells(self.known, list(refused), self.referee.empty)
+        if not any(answer.get(cell) == self.known[cell[0]][cell[1]] for cell in cells):
+            return board
+        grid = [list(row) for row in board]
+        self._back_whole(grid, {}, refused, obs, told=answer)
+        return ["".join(row) for row in grid]
 
     def _other_half(self, outcome: Outcome, answer: dict[Cell, str]) -> dict[Cell, tuple[str, ...]]:
         """For a refusal of new cells that are no piece at all, the new

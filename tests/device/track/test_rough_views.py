@@ -523,3 +523,15 @@ def test_a_black_double_put_down_as_a_lamp_comes_on_beside_a_glare_is_seen():
     result = played("bits", 2976, None, lamp=True)
     assert result.false == 0, result.problems
     assert result.placements == result.right == 47, result.problems
+
+
+def test_a_refused_tile_taken_off_under_a_glare_is_gone_once_half_is_named_the_ramp():
+    # BITS table 3038 under a lamp: a second grey double is refused and
+    # taken off (179.5 s). Under the lamp's glare the bare ramp there reads
+    # nearest grey and black; the tracker asked about the half whose look
+    # changed, the players named it the ramp, and the other half, kept as
+    # grey, was refused as a lone cell "outside the grid" (a false alarm).
+    # (The whole game: cut short, its lamp would come on elsewhere.)
+    result = played("bits", 3038, None, lamp=True)
+    assert result.false == 0, result.problems
+    assert result.placements == result.right == 45, result.problems

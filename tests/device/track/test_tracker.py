@@ -145,6 +145,33 @@ def test_a_refused_tile_half_seen_gone_under_a_new_light_is_gone_whole(table):
     assert table.game.view()["players"][0]["board"] == after
 
 
+def test_a_refused_tile_one_half_named_the_ramp_by_the_players_is_gone_whole(table):
+    # Simulated BITS 3038: a second grey double refused, then taken off
+    # under a lamp's glare. One half changed in look and read unsure (the
+    # ramp or black), and was asked about; the other did not change enough
+    # to count, still read nearest grey (the ramp under the glare, 56 ΔE
+    # from its usual colour), and was kept as the grey it had been. The
+    # players named the asked half the ramp, and the kept half was refused
+    # as a lone cell "outside the grid". A tile is taken off whole.
+    tracker = bits(table)
+    tile = start_tile(table)
+    floating = [*EMPTY6[:3], tile + "....", *EMPTY6[4:]]
+    tracker.observe(observe(floating), changed=_mask(floating, EMPTY6))
+    other = next(c for c in "RYBPK" if c not in tile)
+    half = [*EMPTY6[:3], "." + tile[1] + "....", *EMPTY6[4:]]
+    look = observe(half, unsure={(3, 0): "." + other, (3, 1): tile[1] + other})
+    changed = np.zeros((6, 6), bool)
+    changed[3, 0] = True  # the other half's look changed too little to count
+    events = tracker.observe(look, changed=changed, t=1.0)
+    assert [(e["type"], e["cells"]) for e in events] == [("unsure", [[3, 0]])]
+    told = tracker.confirm(events[0]["alert"], ["."], t=2.0)
+    assert [e["type"] for e in told if e["type"] in ("illegal", "unsure")] == []
+    after = _bottom_left(tile)
+    events = tracker.observe(observe(after), changed=_mask(after, EMPTY6), t=3.0)
+    assert [(e["type"], e["cells"]) for e in events] == [("placed", [[5, 0], [5, 1]])]
+    assert table.game.view()["players"][0]["board"] == after
+
+
 def test_a_refused_tile_taken_back_with_a_cell_under_the_glare_reading_no_colour_is_gone(table):
     # Simulated LITS 992: a refused piece taken back under a lamp's core.
     # Its other cells read the board surely; one, in the glare, read no
