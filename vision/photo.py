@@ -63,13 +63,16 @@ class PhotoReading:
     (BGR uint8, ``cell_px`` per cell); ``reading``: the cells; ``fitted``:
     the same cells read with the palette's colours fitted to this photo,
     when that was read already (a profile's reading that left many cells
-    unsure), so it is not read twice."""
+    unsure), so it is not read twice; ``around``: the board rectified with
+    a margin beyond the grid (see :func:`vision.reader.rectify_around`),
+    kept to read the cells again without warping the photo again."""
 
     fit: GridFit
     rectified: np.ndarray
     cell_px: int
     reading: Reading
     fitted: Reading | None = None
+    around: np.ndarray | None = None
 
 
 def cell_px_for(fit: GridFit) -> int:
@@ -133,7 +136,7 @@ def read_photo(
     if not fit_palette and out.reading.unsure():
         # Settled only once the grid is chosen: cells filled in by a fit
         # would make a grid a cell off look as sure as the board (6023).
-        out = _settle_unsure(image, out, palette, gains, steps)
+        out = _settle_unsure(out, palette, gains, steps)
     return out
 
 
@@ -159,18 +162,8 @@ def _read_at(
     # taken off only when the colours as seen do not fit the palette clearly
     # better than the colours it leaves.
     def read(highlight: Highlight | None, fit: bool, look: bool = False) -> Reading:
-        return read_cells(
-            rectified,
-            rows,
-            cols,
-            palette,
-            gains=gains,
-            fit=fit,
-            highlight=highlight,
-            look_for_highlight=look,
-            around=around,
-            bounds=True,
-            steps=steps,
+        return _read_rectified(
+            rectified, around, grid, palette, gains, fit, highlight, steps, look=look
         )
 
     reading = read(None, fit_palette, look=True)
@@ -185,12 +178,40 @@ def _read_at(
         refit = read(reading.highlight, True)
         if len(refit.unsure()) < len(reading.unsure()):
             reading = refit
-        return PhotoReading(grid, rectified, px, reading, fitted=refit)
-    return PhotoReading(grid, rectified, px, reading)
+        return PhotoReading(grid, rectified, px, reading, fitted=refit, around=around)
+    return PhotoReading(grid, rectified, px, reading, around=around)
+
+
+def _read_rectified(
+    rectified: np.ndarray,
+    around: np.ndarray,
+    grid: GridFit,
+    palette: Palette,
+    gains: np.ndarray | None,
+    fit: bool,
+    highlight: Highlight | None,
+    steps: bool,
+    look: bool = False,
+) -> Reading:
+    """The cells of ``grid`` on its rectified board (``around``: the same
+    with a margin, whose printed outline tells an empty edge cell from a
+    covered one)."""
+    return read_cells(
+        rectified,
+        grid.rows,
+        grid.cols,
+        palette,
+        gains=gains,
+        fit=fit,
+        highlight=highlight,
+        look_for_highlight=look,
+        around=around,
+        bounds=True,
+        steps=steps,
+    )
 
 
 def _settle_unsure(
-    image: np.ndarray,
     photo: PhotoReading,
     palette: Palette,
     gains: np.ndarray | None,
@@ -210,19 +231,9 @@ def _settle_unsure(
     here = photo.reading
     again = photo.fitted
     if again is None:
-        rows, cols = photo.fit.rows, photo.fit.cols
-        rectified, around = rectify_around(image, photo.fit.homography, rows, cols, photo.cell_px)
-        again = read_cells(
-            rectified,
-            rows,
-            cols,
-            palette,
-            gains=gains,
-            fit=True,
-            highlight=here.highlight,
-            around=around,
-            bounds=True,
-            steps=steps,
+        assert photo.around is not None  # every reading of _read_at keeps it
+        again = _read_rectified(
+            photo.rectified, photo.around, photo.fit, palette, gains, True, here.highlight, steps
         )
     take = (here.codes == "?") & (again.codes != "?") & (again.confidence >= SETTLE_CONFIDENCE)
     if not take.any():
