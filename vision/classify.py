@@ -52,6 +52,8 @@ BARE_PENALTY = 10.0
 LINES_NONE = (0.35, 0.1)
 LINES_TWO = (0.35, 0.7)
 LINE_PENALTY = 18.0
+# On the board's entries of a cell on a seam (vision.lines.seams).
+SEAM_PENALTY = 36.0
 # Share of it for "no line" on a cell walled in by tiles, which hides an
 # empty hole's lines as well as a tile's.
 WALLED_SHARE = 0.5
@@ -177,19 +179,29 @@ def print_penalty(printed: np.ndarray | None, palette: Palette) -> np.ndarray | 
     return np.asarray(ramp[..., None] * PRINT_PENALTY * palette.plain)
 
 
-def line_penalty(lines: Lines | None, palette: Palette) -> np.ndarray | None:
+def line_penalty(lines: Lines | None, palette: Palette, seams: bool = True) -> np.ndarray | None:
     """Extra distance (S, K) from the printed lines each cell shows: on the
-    board's entries for cells with no line on any side, on every other entry
-    for cells with lines on two sides. ``None`` when the palette has no
+    board's entries for cells with no line on any side or on a seam (see
+    :func:`vision.lines.seams`), on every other entry for cells with lines
+    on two sides (``seams``: count the seams). ``None`` when the palette has no
     board entry or the board shows no lines."""
-    if lines is None or not palette.board.any() or not np.any(lines.most):
+    seam = seams and lines is not None and lines.seam is not None and lines.seam.any()
+    if lines is None or not palette.board.any() or not (np.any(lines.most) or seam):
         return None
-    covered = _ramp(lines.most, *LINES_NONE)
-    if lines.walled is not None:
-        covered = np.where(lines.walled, WALLED_SHARE * covered, covered)
-    bare = _ramp(lines.second, *LINES_TWO)
+    if np.any(lines.most):
+        covered = _ramp(lines.most, *LINES_NONE)
+        if lines.walled is not None:
+            covered = np.where(lines.walled, WALLED_SHARE * covered, covered)
+        bare = _ramp(lines.second, *LINES_TWO)
+    else:  # no line to scale by (a seam is judged against its own sides)
+        covered = bare = np.zeros(lines.most.shape)
+    covered = LINE_PENALTY * covered
+    if seam and lines.seam is not None:
+        # one half of a double: no line between it and its other half, where
+        # two empty cells always show one (stronger than a cell's own sides)
+        covered = np.where(lines.seam, SEAM_PENALTY, covered)
     board = palette.board.astype(np.float64)
-    return np.asarray(LINE_PENALTY * (covered[..., None] * board + bare[..., None] * (1.0 - board)))
+    return np.asarray(covered[..., None] * board + LINE_PENALTY * bare[..., None] * (1.0 - board))
 
 
 def settled_by_colour(scores: np.ndarray, palette: Palette) -> np.ndarray:

@@ -74,6 +74,21 @@ LIGHT_SHARE = 2.0
 # An edge of the grid's outline is judged only where its covered cells' ridge
 # stays under this share of its empty cells' line.
 OUTER_CLEAR = 0.5
+# A seam: the side between two cells thought empty showing under this share
+# of the line those sides show (their median), when at least SEAM_SIDES such
+# sides are seen. Measured on tuning tables 5000-5399 (the true corners, the
+# lamp's clipped cells left out; in units of the lower quarter of the sides
+# between two empty cells): those sides 0.74 or more but for one in 200,
+# the side between two black cells under tiles at most 0.08, between two
+# cells of any one colour 0.44 (one in 200 over it: a bevel's light edge).
+SEAM_SHARE = 0.25
+SEAM_SIDES = 4
+# ... and beside a side along the same grid line showing this share of it,
+# for two cells each with a tile colour within SEAM_NEAR of its colour
+# beyond the board's (11130: a black double 16, the empty cells beside it
+# 28; LITS pieces 40 or more).
+SEAM_ALONG = 0.5
+SEAM_NEAR = 25.0
 _PAD = 4
 _ACROSS = np.arange(-_PAD, _PAD)  # 8 pixels across each side, the side between 3 and 4
 # Cells of what lies around the grid that a rectified image may carry on
@@ -135,15 +150,37 @@ def _ridge(profile: np.ndarray) -> np.ndarray:
     return np.asarray(np.take_along_axis(r, pick[None], axis=0)[0])
 
 
+def _ridge_near(profile: np.ndarray) -> np.ndarray:
+    """Signed ridge of each profile (..., 8) anywhere within two pixels of
+    its middle (a line a grid found a little off puts beside the side),
+    each place against the single pixels on both hands: the clearest."""
+    p = np.moveaxis(profile, -1, 0)
+    pairs = (p[:-1] + p[1:]) / 2
+    centre = pairs[1:6]  # a line two pixels before the side .. two after
+    left, right = p[0:5], p[3:8]
+    light = np.minimum(centre - left, centre - right)
+    dark = np.minimum(left - centre, right - centre)
+    r = np.where(light > 0, light, np.where(dark > 0, -dark, 0.0))
+    pick = np.abs(r).argmax(axis=0)
+    return np.asarray(np.take_along_axis(r, pick[None], axis=0)[0])
+
+
+def _on_sides(v: np.ndarray, h: np.ndarray) -> np.ndarray:
+    """Ridges of the vertical (rows, cols+1) and horizontal (rows+1, cols)
+    sides as each cell's (rows, cols, 4): top, right, bottom, left."""
+    return np.stack([h[:-1], v[:, 1:], h[1:], v[:, :-1]], axis=-1)
+
+
 def side_ridges(
-    rectified_bgr: np.ndarray, rows: int, cols: int, margin: bool = False
+    rectified_bgr: np.ndarray, rows: int, cols: int, margin: bool = False, near: bool = False
 ) -> np.ndarray:
     """Signed ridge (8-bit grey levels) on each cell's sides: (rows, cols, 4),
     sides in the order top, right, bottom, left; positive = lighter than
-    around. ``margin``: see :func:`_profiles`."""
+    around. ``margin``: see :func:`_profiles`; ``near``: the clearest ridge
+    near the side (:func:`_ridge_near`), not on it."""
     v, h = _profiles(rectified_bgr, rows, cols, margin)
-    vr, hr = _ridge(v), _ridge(h)
-    return np.stack([hr[:-1], vr[:, 1:], hr[1:], vr[:, :-1]], axis=-1)
+    ridge = _ridge_near if near else _ridge
+    return _on_sides(ridge(v), ridge(h))
 
 
 @dataclass(frozen=True)
@@ -155,13 +192,15 @@ class Lines:
     (both 0 where the board shows no lines at all); ``polarity`` +1 for
     light print, -1 for dark; ``walled`` (rows, cols) bool: no neighbour
     thought empty, so a missing line says less (an empty hole under an
-    overhang shows none).
+    overhang shows none); ``seam`` (rows, cols) bool: cells thought empty
+    showing no line towards another cell thought empty (see :func:`seams`).
     """
 
     most: np.ndarray
     second: np.ndarray
     polarity: float
     walled: np.ndarray | None = None
+    seam: np.ndarray | None = None
 
 
 def line_evidence(
@@ -172,6 +211,8 @@ def line_evidence(
     ridges: np.ndarray | None = None,
     sparse: bool = False,
     margin: bool = False,
+    unseen: np.ndarray | None = None,
+    lean: np.ndarray | None = None,
 ) -> Lines:
     """How clearly each cell shows printed lines on its sides (see the module docstring).
 
@@ -186,7 +227,9 @@ def line_evidence(
     cells: there a tile's edge standing out on a full ramp must not set the
     scale, simulated BITS 519.) ``margin``: the image carries MARGIN cells
     around the grid, so the grid's outer sides can be judged too
-    (:func:`_judge_outline` says where this board's frame shows them)."""
+    (:func:`_judge_outline` says where this board's frame shows them).
+    ``unseen`` (rows, cols) bool: cells whose lines a lamp's glare may have
+    washed out (no seam is judged there); ``lean``: see :func:`seams`."""
     if ridges is None:
         ridges = side_ridges(rectified_bgr, rows, cols, margin)
     sign = _polarity(ridges, empty)
@@ -207,9 +250,16 @@ def line_evidence(
         shown = inner[inner >= MIN_LINE]
         if len(shown) >= MIN_SIDES:
             scale = _quantile(shown, 0.5)
+    seam = None
+    if empty is not None:
+        # judged on the ridges near each side: a side that shows no line
+        # anywhere near it (a grid found a few pixels off puts an empty
+        # pair's line beside it: simulated BITS 5020)
+        near = sign * side_ridges(rectified_bgr, rows, cols, margin, near=True)
+        seam = seams(near, empty, unseen, lean)
     if scale < MIN_LINE:
         none = np.zeros((rows, cols))
-        return Lines(none, none, sign)
+        return Lines(none, none, sign, seam=seam)
     scaled = signed / scale
     # Without a margin the outer sides are the image's edges: nothing to see.
     outline = _judge_outline(signed, empty) if margin else None
@@ -233,7 +283,98 @@ def line_evidence(
         # tiles leave: judged against the board's lines overall.
         loose = most * scale / max(overall, MIN_LINE)
         most = np.where(walled, loose, np.maximum(seen, -1.0))
-    return Lines(np.asarray(most, np.float64), np.asarray(second, np.float64), sign, walled)
+    return Lines(np.asarray(most, np.float64), np.asarray(second, np.float64), sign, walled, seam)
+
+
+def seams(
+    signed: np.ndarray,
+    empty: np.ndarray,
+    unseen: np.ndarray | None = None,
+    lean: np.ndarray | None = None,
+) -> np.ndarray:
+    """Cells (rows, cols) bool thought ``empty`` that are a double's halves,
+    found by the sides between cells thought empty that show no line.
+
+    Two empty cells always show the line printed between them; a side
+    without one has a tile on at least one hand (a tile hides the line
+    beside it, and the line between its own halves is not there at all).
+    So the sides without a line are covered by the fewest doubles lying on
+    such sides, each taken where it covers the most of them, the colours
+    (``lean`` (rows, cols): lower where a cell's colour is nearer a tile's
+    than the board's) deciding a tie. That is a tile whose colour passes
+    for the print: a black double on a dark print, a starting tile without
+    a symbol (simulated BITS 11130, read as bare board on the bottom row,
+    where the frame's outline showed beside it as a line would beside an
+    empty cell; on 5183 the same, but tiles all along the seam's grid line
+    leave nothing to say where the line would run, and it is not judged).
+    ``signed``: ridges (rows, cols, 4) with
+    the print's polarity applied; ``unseen``: cells left out (a lamp's
+    clipped glare hides lines on empty cells too).
+
+    >>> signed = np.zeros((2, 3, 4))
+    >>> signed[:, :-1, 1] = 20.0                      # lines between the columns
+    >>> signed[:-1, :, 2] = 20.0                      # and between the rows
+    >>> signed[0, 0, 2] = 0.5                         # none under (0, 0),
+    >>> signed[0, 0, 1] = signed[1, 0, 1] = 1.0       # nor right of it and of (1, 0)
+    >>> seams(signed, np.ones((2, 3), bool)).astype(int).tolist()
+    [[1, 0, 0], [1, 0, 0]]
+    """
+    e = np.asarray(empty, dtype=bool)
+    if unseen is not None:
+        e = e & ~np.asarray(unseen, dtype=bool)
+    across, down = empty_pairs(e)
+    right, below = signed[:, :-1, 1], signed[:-1, :, 2]
+    out = np.zeros(e.shape, bool)
+    between = np.concatenate([right[across], below[down]])
+    if len(between) < SEAM_SIDES:
+        return out
+    line = _quantile(between, 0.5)
+    if line < MIN_LINE:
+        return out
+    # A side is judged only beside a line on the same grid line, a side
+    # along (the grid is right there: a grid found a few pixels off, or a
+    # tall tile's wall at a tilt, hides the line between two empty cells
+    # walled in by tiles, simulated BITS 5020, 5110 and 11084)
+    shown_right = right >= SEAM_ALONG * line
+    shown_below = below >= SEAM_ALONG * line
+    beside_right = np.zeros_like(shown_right)
+    beside_right[1:] |= shown_right[:-1]
+    beside_right[:-1] |= shown_right[1:]
+    beside_below = np.zeros_like(shown_below)
+    beside_below[:, 1:] |= shown_below[:, :-1]
+    beside_below[:, :-1] |= shown_below[:, 1:]
+    gap_right = across & (right < SEAM_SHARE * line) & beside_right
+    gap_below = down & (below < SEAM_SHARE * line) & beside_below
+    if lean is not None:
+        # only a tile whose colour passes for the print can be read as it
+        # (a LITS piece never does: its pieces' cells show no line between
+        # them, and the X and O print near them may hide one)
+        near = np.asarray(lean) <= SEAM_NEAR
+        gap_right &= near[:, :-1] & near[:, 1:]
+        gap_below &= near[:-1] & near[1:]
+    gaps = [((int(r), int(c)), (int(r), int(c) + 1)) for r, c in np.argwhere(gap_right)]
+    gaps += [((int(r), int(c)), (int(r) + 1, int(c))) for r, c in np.argwhere(gap_below)]
+    left = set(gaps)
+    while left:
+        # the double touching the most sides still open; then the tile-like
+        ranks = [_cover(pair, left, lean) for pair in gaps]
+        best = gaps[ranks.index(min(ranks))]
+        for cell in best:
+            out[cell] = True
+        left = {g for g in left if not set(g) & set(best)}
+    return out
+
+
+def _cover(
+    pair: tuple[tuple[int, int], tuple[int, int]],
+    open_: set[tuple[tuple[int, int], tuple[int, int]]],
+    lean: np.ndarray | None,
+) -> tuple[int, float]:
+    """How a double on ``pair`` ranks for :func:`seams`: the sides still
+    ``open_`` it covers (more first), then its cells' colours (tile-like first)."""
+    touched = sum(1 for g in open_ if set(g) & set(pair))
+    colour = 0.0 if lean is None else float(lean[pair[0]] + lean[pair[1]])
+    return (-touched, colour)
 
 
 def empty_pairs(empty: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -61,6 +61,10 @@ SURE_PRINT = 0.6
 # _blind_under_core).
 BLIND_LEVEL = 64.0
 BLIND_SHARE = 0.5
+# A cell this much clipped, or this many levels under the highlight's
+# spot, may have its printed lines washed out (see _washed).
+WASHED_SHARE = 0.01
+WASHED_SPOT = 40.0
 
 
 @dataclass(frozen=True)
@@ -187,6 +191,7 @@ def read_cells(
                 search = lift_edges(rectified_bgr, before.edges, rows, cols)
         highlight = find_highlight(search, rows, cols, skip=skip)
     blind = None
+    raw = rectified_bgr
     if bounds:
         rectified_bgr, bound = take_off(rectified_bgr, highlight, rows, cols)
     else:
@@ -256,7 +261,17 @@ def read_cells(
         if fit or _doubtful(start, seen):
             empty = _thought_empty(start, seen)
             seen_lines = _for_lines(rectified_bgr, around, highlight, rows, cols, bounds)
-            lines = line_evidence(seen_lines, rows, cols, empty=empty, sparse=fit, margin=margin)
+            unseen = _washed(raw, highlight, rows, cols)
+            lines = line_evidence(
+                seen_lines,
+                rows,
+                cols,
+                empty=empty,
+                sparse=fit,
+                margin=margin,
+                unseen=unseen,
+                lean=_lean(start, seen),
+            )
     used_gains, used_palette, m = _read_colours(
         linear, clipped, printed, palette, gains, fit, lines, known, known_codes
     )
@@ -267,7 +282,16 @@ def read_cells(
         # have since found the board: judge them again, knowing it.
         again = _thought_empty(m.scores, used_palette)
         if _sides_between(again) >= MIN_SIDES:
-            lines = line_evidence(seen_lines, rows, cols, empty=again, sparse=fit, margin=margin)
+            lines = line_evidence(
+                seen_lines,
+                rows,
+                cols,
+                empty=again,
+                sparse=fit,
+                margin=margin,
+                unseen=unseen,
+                lean=_lean(m.scores, used_palette),
+            )
             used_gains, used_palette, m = _read_colours(
                 linear, clipped, printed, palette, gains, fit, lines, known
             )
@@ -363,7 +387,14 @@ def _read_colours(
     ``start_scores``: the scores under ``gains`` when already known."""
     shape = linear.shape[:-1]
     extra = line_penalty(lines, palette)
-    penalty = _plus(print_penalty(printed, palette), extra)
+    # The palette is fitted to the colours the cells' own sides allow; a
+    # seam then judges the two cells on it (fitting to it too moved black
+    # nearer blue on tuning table 5026, a black double then left unsure).
+    unseamed = line_penalty(lines, palette, seams=False) if fit else extra
+    # A double whose colour passes for the print is bare of a symbol when it
+    # is a starting tile: its seam outweighs the bare cell's doubt.
+    seam = np.zeros(shape, bool) if lines is None or lines.seam is None else lines.seam
+    penalty = _plus(print_penalty(printed, palette), unseamed)
     if fit:
         fitted = fit_palette(
             linear,
@@ -386,12 +417,13 @@ def _read_colours(
         tile_said = ~used.board[s.argmin(axis=-1)]
         against = settled[..., None] & np.where(tile_said[..., None], ~used.board, used.board)
         if lined is not None:
-            lined = np.where(against, 0.0, lined)
+            # (a seam is no neighbour's line: it stands against the colours)
+            lined = np.where(against & ~seam[..., None], 0.0, lined)
         penalty = _plus(print_penalty(printed, used), lined)
         m = match(None, used, s, penalty)
         bare = bare_penalty(printed, m, s)
         if bare is not None:
-            bare = np.where(against, 0.0, bare)
+            bare = np.where(against | seam[..., None], 0.0, bare)
         return used_gains, used, _with_bare(m, used, s, penalty, bare)
     else:
         b = balance(
@@ -406,7 +438,10 @@ def _read_colours(
         used_gains, used = b.gains, palette
         m = b.match.reshaped(shape)  # read under these gains already, penalties included
         s = m.scores if penalty is None else m.scores - penalty
-    return used_gains, used, _with_bare(m, used, s, penalty, bare_penalty(printed, m, s))
+    bare = bare_penalty(printed, m, s)
+    if bare is not None and seam.any():
+        bare = np.where(seam[..., None], 0.0, bare)
+    return used_gains, used, _with_bare(m, used, s, penalty, bare)
 
 
 def _with_bare(
@@ -433,6 +468,14 @@ def _thought_empty(scores: np.ndarray, palette: Palette) -> np.ndarray:
     best = scores.argmin(axis=-1)
     return np.asarray(
         palette.board[best] & (scores.min(axis=-1) <= palette.thresholds.max_distance)
+    )
+
+
+def _lean(scores: np.ndarray, palette: Palette) -> np.ndarray:
+    """(rows, cols): how much nearer a cell's colour is to the nearest tile
+    than to the board (``scores`` (rows, cols, K) against ``palette``)."""
+    return np.asarray(
+        scores[..., ~palette.board].min(axis=-1) - scores[..., palette.board].min(axis=-1)
     )
 
 
@@ -484,6 +527,27 @@ def _add_symbols(
     shown = (index < 0) & np.isin(sym, marks) & (sym_conf >= SURE_PRINT)
     codes[shown] = sym[shown]
     return codes, confidence
+
+
+def _washed(board: np.ndarray, highlight: Highlight | None, rows: int, cols: int) -> np.ndarray:
+    """Cells (rows, cols) bool whose printed lines a lamp may have washed
+    out: some of the cell clipped by the sensor (``board`` BGR uint8, as
+    the camera saw it), or the highlight adding WASHED_SPOT levels at its
+    middle. On tuning tables 5000-5399 all but one of the pairs of empty
+    cells that showed no line between them lay there (the glare's clipped
+    core, or a spot just beside it; the one, 5018, under a glare whose
+    spot was not found)."""
+    h, w = board.shape[:2]
+    clipped = (board >= CLIPPED).any(axis=-1)
+    at = (np.arange(h) * rows // h)[:, None] * cols + (np.arange(w) * cols // w)[None, :]
+    share = np.bincount(at.ravel(), clipped.ravel(), rows * cols) / np.bincount(
+        at.ravel(), minlength=rows * cols
+    )
+    out = share.reshape(rows, cols) >= WASHED_SHARE
+    if highlight is not None:
+        ys, xs = np.mgrid[0:rows, 0:cols] + 0.5
+        out |= highlight.at(ys, xs).max(axis=-1) >= WASHED_SPOT
+    return np.asarray(out)
 
 
 def _for_lines(

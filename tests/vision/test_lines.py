@@ -304,3 +304,80 @@ def test_empty_edge_cells_walled_in_by_tiles_are_read_from_the_outline_in_a_phot
     assert (read.truth[3, 0], read.truth[5, 0], read.truth[4, 1]) == ("B", "B", "R")
     assert read.codes[4, 0] == "."
     assert (read.codes == read.truth).all()
+
+
+def _ridges_on_a_light_printed_grid(rows: int = 4, cols: int = 4) -> np.ndarray:
+    """Signed ridges (rows, cols, 4) of a board whose every inner side shows
+    a line of 20 levels (light print); sides are changed by the tests."""
+    signed = np.zeros((rows, cols, 4))
+    signed[:, :-1, 1] = signed[:, 1:, 3] = 20.0
+    signed[:-1, :, 2] = signed[1:, :, 0] = 20.0
+    return signed
+
+
+def test_a_side_without_a_line_between_two_cells_read_empty_is_a_doubles_seam():
+    from vision.lines import seams
+
+    signed = _ridges_on_a_light_printed_grid()
+    signed[3, 1, 1] = signed[3, 2, 3] = 0.5  # r3: c1 and c2 under one tile
+    # the tile hides the lines on its other sides towards empty cells too
+    signed[2, 1, 2] = signed[2, 2, 2] = 2.0
+    signed[3, 0, 1] = signed[3, 3, 3] = 1.0
+    found = seams(signed, np.ones((4, 4), bool))
+    assert found.astype(int).tolist() == [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 1, 1, 0]]
+
+
+def test_a_seam_is_judged_only_beside_a_line_seen_along_the_same_grid_line():
+    # Two empty cells walled in by tiles, seen at a tilt with the grid found
+    # a few pixels off: nothing along their side shows where the line runs,
+    # so its absence says nothing.
+    from vision.lines import seams
+
+    signed = _ridges_on_a_light_printed_grid()
+    signed[0, 1, 1] = 0.0  # r0: between c1 and c2 ...
+    signed[1, 1, 1] = 0.0  # ... and the side below it along the same grid line
+    empty = np.ones((4, 4), bool)
+    empty[1, 1] = empty[1, 2] = False  # a tile below the pair
+    assert not seams(signed, empty).any()
+    signed[1, 1, 1] = 20.0  # a line along it after all: the grid is right there
+    empty[1, 1] = empty[1, 2] = True
+    assert seams(signed, empty)[0, 1:3].all()
+
+
+def test_a_seam_needs_a_tile_colour_that_passes_for_the_print():
+    from vision.lines import SEAM_NEAR, seams
+
+    signed = _ridges_on_a_light_printed_grid()
+    signed[3, 1, 1] = 0.5
+    lean = np.full((4, 4), SEAM_NEAR + 30.0)  # every tile colour far from these cells
+    assert not seams(signed, np.ones((4, 4), bool), lean=lean).any()
+    lean[3, 1:3] = SEAM_NEAR - 10.0  # black, a few units beyond the dark print
+    assert seams(signed, np.ones((4, 4), bool), lean=lean)[3, 1:3].all()
+
+
+def test_a_starting_double_read_as_the_dark_print_is_told_by_its_seam():
+    # A rendered photo (tuning table 11130: classic dark print, a warm lamp):
+    # the starting tile, black and without a symbol, lies on the bottom two
+    # cells of c0, its colour within a few units of the print. Beside it the
+    # outline and the empty cells' lines show as beside an empty cell, so
+    # its sides say nothing; but the line between its own two cells, which
+    # two empty cells always show, is not there.
+    read = read_sim_table("bits", 11130, BITS)
+    assert (read.truth[4, 0], read.truth[5, 0], read.truth[4, 1], read.truth[5, 1]) == (
+        "K",
+        "K",
+        ".",
+        ".",
+    )
+    assert (read.codes == read.truth).all()
+
+
+@pytest.mark.parametrize("seed", [5020, 5110, 11084])
+def test_two_empty_cells_walled_in_by_tiles_at_a_tilt_are_no_seam(seed):
+    # Rendered photos tilted 33-39 degrees with the grid found 5-6 pixels off
+    # at a corner: two empty cells between tall tiles show no line between
+    # them, and no side along that grid line shows one either.
+    read = read_sim_table("bits", seed, BITS)
+    empty = read.truth == "."
+    # (5020 leaves one of them unsure, as before seams were judged)
+    assert not np.isin(read.codes[empty], list("RYBPKN")).any()
