@@ -965,10 +965,16 @@ class BoardTracker:
         double in the ramp's dark corner read surely purple and refused)."""
         assert self.known is not None
         fresh = new_cells(self.known, rows, self.referee.empty)
-        return any(
+        return any(self._read_poorly(cell, obs) for cell in fresh)
+
+    @staticmethod
+    def _read_poorly(cell: Cell, obs: Observation) -> bool:
+        """Whether ``cell`` lies farther than :data:`POOR_FIT` of the
+        palette's ``max_distance`` from even its best code, or reads at the
+        sensor's black (see :meth:`_poorly_read`)."""
+        return (
             float(obs.distance[cell].min()) > POOR_FIT * obs.max_distance
             or float(obs.lab[cell][0]) < SENSOR_BLACK_L
-            for cell in fresh
         )
 
     def _ask_lone_half(
@@ -1352,6 +1358,14 @@ class BoardTracker:
                 # BITS 1899: its cells read the print first, the card's black
                 # double a close second, and the card settled the tie).
                 return self._act(taken, obs.lab, t, settled=False)
+            if self._maybe_taken_away(unsure, obs):
+                # As after a look that saw where things changed: the card's
+                # tile lying where the refused one did, or the refused one
+                # taken off, the players say (simulated BITS 3112: a wrong
+                # tile taken off as a lamp came on, one half reading the
+                # print first, the other grey 2 ΔE ahead of it under the
+                # new light; the card's grey double recorded there).
+                return self._ask(board, unsure, combos, obs, t)
             outcomes = [o for _, o in combos]
             fits = {o.key(): o for o in outcomes if o.kind == "legal"}
             if len(fits) == 1:
@@ -1410,6 +1424,17 @@ class BoardTracker:
                 if drop is not None and self._leans_to(drop, obs):
                     return self._act(self._outcome(drop), obs.lab, t, settled=False)
                 if drop is not None:
+                    return self._ask_drop(board, drop, obs, t)
+                # The look changed just where one drop of the card is open,
+                # while the new light leaves the print in doubt elsewhere
+                # (simulated BITS 3130: a black double put down on the dark
+                # print as a lamp came on, its cells and four others read
+                # unsure between black and the print; set aside, it was
+                # missed and the next tile refused as the wrong one).
+                drop = self._open_drop(obs, hint)
+                if drop is not None and self._changed_just_there(drop, hint):
+                    if self._leans_to(drop, obs):
+                        return self._act(self._outcome(drop), obs.lab, t, settled=False)
                     return self._ask_drop(board, drop, obs, t)
                 log.info("board %s: unclear look after a change of view or light", self.board)
                 self._set_aside(board, unsure)
@@ -2347,6 +2372,18 @@ class BoardTracker:
         except NotNow as why:
             log.debug("board %s: confirmed board not judged now (%s)", self.board, why)
             return events
+        shaky = self._shaky_unasked(outcome, pending.obs, answer)
+        if shaky and pending.obs is not None:
+            # The answer leaves a refusal that hangs on the colour of cells
+            # nobody was asked about, read poorly: asked about in turn, as
+            # an unasked look read so would be (simulated BITS 3106: a black
+            # and purple tile at the top of a steep view, both halves read
+            # black 15 ΔE off it; the players said the cell beside it was
+            # bare, and the tile was refused as the wrong one).
+            asked = self._with_hints(board, shaky, pending.obs)
+            if any(len(options) > 1 for options in asked.values()):
+                choices = [(c, self._outcome(b)) for c, b in self._combinations(board, asked)]
+                return events + self._ask(board, asked, choices, pending.obs, t)
         other_half = self._other_half(outcome, answer)
         if other_half and pending.obs is not None:
             # The players said what one half is, and with the other half as
@@ -2375,6 +2412,20 @@ class BoardTracker:
             if unseen is not None:
                 return events + self._act(unseen, pending.lab, t, settled=False, learn=False)
         return events + self._act(outcome, pending.lab, t, settled=True, learn=False)
+
+    def _shaky_unasked(
+        self, outcome: Outcome, obs: Observation | None, answer: dict[Cell, str]
+    ) -> dict[Cell, tuple[str, ...]]:
+        """The new cells of a colour refusal the players were not asked
+        about (each with its code as read), when one of them is read poorly
+        (:meth:`_poorly_read`); empty when the refusal stands on the colours."""
+        if obs is None or self.known is None or not self._colour_doubt(outcome):
+            return {}
+        rows = list(outcome.rows)
+        fresh = [c for c in new_cells(self.known, rows, self.referee.empty) if c not in answer]
+        if not any(self._read_poorly(cell, obs) for cell in fresh):
+            return {}
+        return {cell: (rows[cell[0]][cell[1]],) for cell in fresh}
 
     def _told_taken_back(
         self, board: list[str], answer: dict[Cell, str], pending: Pending

@@ -535,3 +535,44 @@ def test_a_refused_tile_taken_off_under_a_glare_is_gone_once_half_is_named_the_r
     result = played("bits", 3038, None, lamp=True)
     assert result.false == 0, result.problems
     assert result.placements == result.right == 45, result.problems
+
+
+def test_a_black_double_put_down_as_a_lamp_leaves_the_print_in_doubt_is_seen():
+    # BITS table 3130: a lamp comes on (111.0 s) as the card's black double
+    # goes down lying on row 2, on the dark print. Under the new light every
+    # cell of the print reads unsure between black and the print, two of
+    # them in mid-air black first; the look changed on the double's two
+    # cells alone, and they lean to black. Set aside as an unclear look, the
+    # double was missed and the next tile refused as the wrong one.
+    # (The whole game: cut short, its lamp would come on elsewhere. Two
+    # placements are still missed, for other reasons: a wrong black double
+    # at 8.7 s read as the print on the bottom row, and a red half under
+    # the lamp's glare at 159.9 s.)
+    result = played("bits", 3130, None, lamp=True)
+    assert result.false == 0, result.problems
+    assert not any(p.startswith("missed at 111.0s") for p in result.problems), result.problems
+
+
+def test_a_wrong_tile_taken_off_as_a_lamp_comes_on_is_asked_about_not_taken_for_the_card():
+    # BITS table 3112: a wrong tile is refused on the bottom row (79.9 s),
+    # then taken off as a lamp comes on. Under the new light one of its
+    # cells reads the print first, the other grey 2 ΔE ahead of the print;
+    # the card's tile is the grey double, the one legal board of the four,
+    # and it was recorded there (a false placement). The players are asked.
+    # (The whole game: cut short, its lamp would come on elsewhere.)
+    result = played("bits", 3112, None, lamp=True)
+    assert result.false == 0, result.problems
+    assert result.placements == result.right == 48, result.problems
+
+
+def test_a_tile_read_poorly_beside_a_cell_the_players_named_is_asked_about_not_refused():
+    # BITS table 3106, seen at a steep angle: a black and purple tile goes
+    # down at the top of the ramp (108.4 s) and both halves read surely
+    # black, 15 ΔE off it; the cell beside them changed too and was asked
+    # about. The players said it was bare, and the tile, as read, was
+    # refused as the wrong one (a false alarm). So again at 157.9 s with a
+    # blue double. Read so poorly, the halves are asked about in turn.
+    result = played("bits", 3106, None)
+    assert result.false == 0, result.problems
+    assert result.placements == result.right == 45, result.problems
+

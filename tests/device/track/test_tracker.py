@@ -294,6 +294,21 @@ def test_a_half_the_players_named_makes_the_camera_ask_about_the_other_half(tabl
     assert table.game.view()["players"][0]["board"] == _bottom_left(tile)
 
 
+def test_an_answer_leaving_a_refusal_on_well_read_colours_refuses(table):
+    # The players say the cell beside a wrong tile is bare; the tile's
+    # halves read 2 ΔE from their colour: refused, no second question
+    # (read 15 ΔE off, they are asked about: see test_rough_views, 3106).
+    tracker = bits(table)
+    tile = start_tile(table)
+    other = next(code for code in "KBY" if code not in tile)
+    after = [*EMPTY6[:5], other * 2 + "N..."]
+    asked = tracker.observe(observe(after, unsure={(5, 2): "N."}), changed=_mask(after, EMPTY6))
+    assert [(e["type"], e["cells"]) for e in asked] == [("unsure", [[5, 2]])]
+    table.resolve_alert(asked[0]["alert"], "confirm", ["."])
+    again = tracker.confirm(asked[0]["alert"], ["."])
+    assert [(e["type"], e.get("reason")) for e in again] == [("illegal", "wrong_tile")]
+
+
 def test_one_new_cell_inside_the_grid_is_a_question_not_a_refusal(table):
     # No tile covers one cell: one new cell inside the grid is a misread,
     # of that cell or of its other half read as the board (simulated BITS
