@@ -52,7 +52,7 @@ BARE_PENALTY = 10.0
 LINES_NONE = (0.35, 0.1)
 LINES_TWO = (0.35, 0.7)
 LINE_PENALTY = 18.0
-# On the board's entries of a cell on a seam (vision.lines.seams).
+# On the board's entries of a cell on a seam (vision.lines.find_seams).
 SEAM_PENALTY = 36.0
 # Share of it for "no line" on a cell walled in by tiles, which hides an
 # empty hole's lines as well as a tile's.
@@ -182,7 +182,7 @@ def print_penalty(printed: np.ndarray | None, palette: Palette) -> np.ndarray | 
 def line_penalty(lines: Lines | None, palette: Palette, seams: bool = True) -> np.ndarray | None:
     """Extra distance (S, K) from the printed lines each cell shows: on the
     board's entries for cells with no line on any side or on a seam (see
-    :func:`vision.lines.seams`), on every other entry for cells with lines
+    :func:`vision.lines.find_seams`), on every other entry for cells with lines
     on two sides (``seams``: count the seams). ``None`` when the palette has no
     board entry or the board shows no lines."""
     seam = seams and lines is not None and lines.seam is not None and lines.seam.any()

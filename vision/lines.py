@@ -193,7 +193,7 @@ class Lines:
     light print, -1 for dark; ``walled`` (rows, cols) bool: no neighbour
     thought empty, so a missing line says less (an empty hole under an
     overhang shows none); ``seam`` (rows, cols) bool: cells thought empty
-    showing no line towards another cell thought empty (see :func:`seams`).
+    showing no line towards another cell thought empty (see :func:`find_seams`).
     """
 
     most: np.ndarray
@@ -211,6 +211,7 @@ def line_evidence(
     ridges: np.ndarray | None = None,
     sparse: bool = False,
     margin: bool = False,
+    seams: bool = False,
     unseen: np.ndarray | None = None,
     lean: np.ndarray | None = None,
 ) -> Lines:
@@ -228,8 +229,10 @@ def line_evidence(
     scale, simulated BITS 519.) ``margin``: the image carries MARGIN cells
     around the grid, so the grid's outer sides can be judged too
     (:func:`_judge_outline` says where this board's frame shows them).
-    ``unseen`` (rows, cols) bool: cells whose lines a lamp's glare may have
-    washed out (no seam is judged there); ``lean``: see :func:`seams`."""
+    ``seams``: find the doubles' seams among the cells thought empty
+    (:func:`find_seams`); ``unseen`` (rows, cols) bool: cells whose lines a
+    lamp's glare may have washed out (no seam is judged there); ``lean``:
+    see :func:`find_seams`."""
     if ridges is None:
         ridges = side_ridges(rectified_bgr, rows, cols, margin)
     sign = _polarity(ridges, empty)
@@ -251,12 +254,12 @@ def line_evidence(
         if len(shown) >= MIN_SIDES:
             scale = _quantile(shown, 0.5)
     seam = None
-    if empty is not None:
+    if seams and empty is not None:
         # judged on the ridges near each side: a side that shows no line
         # anywhere near it (a grid found a few pixels off puts an empty
         # pair's line beside it: simulated BITS 5020)
         near = sign * side_ridges(rectified_bgr, rows, cols, margin, near=True)
-        seam = seams(near, empty, unseen, lean)
+        seam = find_seams(near, empty, unseen, lean)
     if scale < MIN_LINE:
         none = np.zeros((rows, cols))
         return Lines(none, none, sign, seam=seam)
@@ -286,7 +289,7 @@ def line_evidence(
     return Lines(np.asarray(most, np.float64), np.asarray(second, np.float64), sign, walled, seam)
 
 
-def seams(
+def find_seams(
     signed: np.ndarray,
     empty: np.ndarray,
     unseen: np.ndarray | None = None,
@@ -316,7 +319,7 @@ def seams(
     >>> signed[:-1, :, 2] = 20.0                      # and between the rows
     >>> signed[0, 0, 2] = 0.5                         # none under (0, 0),
     >>> signed[0, 0, 1] = signed[1, 0, 1] = 1.0       # nor right of it and of (1, 0)
-    >>> seams(signed, np.ones((2, 3), bool)).astype(int).tolist()
+    >>> find_seams(signed, np.ones((2, 3), bool)).astype(int).tolist()
     [[1, 0, 0], [1, 0, 0]]
     """
     e = np.asarray(empty, dtype=bool)
@@ -370,7 +373,7 @@ def _cover(
     open_: set[tuple[tuple[int, int], tuple[int, int]]],
     lean: np.ndarray | None,
 ) -> tuple[int, float]:
-    """How a double on ``pair`` ranks for :func:`seams`: the sides still
+    """How a double on ``pair`` ranks for :func:`find_seams`: the sides still
     ``open_`` it covers (more first), then its cells' colours (tile-like first)."""
     touched = sum(1 for g in open_ if set(g) & set(pair))
     colour = 0.0 if lean is None else float(lean[pair[0]] + lean[pair[1]])

@@ -261,7 +261,13 @@ def read_cells(
         if fit or _doubtful(start, seen):
             empty = _thought_empty(start, seen)
             seen_lines = _for_lines(rectified_bgr, around, highlight, rows, cols, bounds)
-            unseen = _washed(raw, highlight, rows, cols)
+            # Seams are judged in a single photo, whose colours are fitted
+            # to it: read under a profile's light or the last frame's, a
+            # new light can leave every cell near both the print and black
+            # (simulated BITS 12012 read with a profile: the first look
+            # took blue and purple tiles for the board, 0-4 nearer it than
+            # black, and their seams made two empty cells black).
+            unseen = _washed(raw, highlight, rows, cols) if fit else None
             lines = line_evidence(
                 seen_lines,
                 rows,
@@ -269,6 +275,7 @@ def read_cells(
                 empty=empty,
                 sparse=fit,
                 margin=margin,
+                seams=fit,
                 unseen=unseen,
                 lean=_lean(start, seen),
             )
@@ -289,6 +296,7 @@ def read_cells(
                 empty=again,
                 sparse=fit,
                 margin=margin,
+                seams=fit,
                 unseen=unseen,
                 lean=_lean(m.scores, used_palette),
             )

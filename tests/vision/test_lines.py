@@ -316,14 +316,14 @@ def _ridges_on_a_light_printed_grid(rows: int = 4, cols: int = 4) -> np.ndarray:
 
 
 def test_a_side_without_a_line_between_two_cells_read_empty_is_a_doubles_seam():
-    from vision.lines import seams
+    from vision.lines import find_seams
 
     signed = _ridges_on_a_light_printed_grid()
     signed[3, 1, 1] = signed[3, 2, 3] = 0.5  # r3: c1 and c2 under one tile
     # the tile hides the lines on its other sides towards empty cells too
     signed[2, 1, 2] = signed[2, 2, 2] = 2.0
     signed[3, 0, 1] = signed[3, 3, 3] = 1.0
-    found = seams(signed, np.ones((4, 4), bool))
+    found = find_seams(signed, np.ones((4, 4), bool))
     assert found.astype(int).tolist() == [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 1, 1, 0]]
 
 
@@ -331,28 +331,29 @@ def test_a_seam_is_judged_only_beside_a_line_seen_along_the_same_grid_line():
     # Two empty cells walled in by tiles, seen at a tilt with the grid found
     # a few pixels off: nothing along their side shows where the line runs,
     # so its absence says nothing.
-    from vision.lines import seams
+    from vision.lines import find_seams
 
     signed = _ridges_on_a_light_printed_grid()
     signed[0, 1, 1] = 0.0  # r0: between c1 and c2 ...
     signed[1, 1, 1] = 0.0  # ... and the side below it along the same grid line
     empty = np.ones((4, 4), bool)
     empty[1, 1] = empty[1, 2] = False  # a tile below the pair
-    assert not seams(signed, empty).any()
+    assert not find_seams(signed, empty).any()
     signed[1, 1, 1] = 20.0  # a line along it after all: the grid is right there
     empty[1, 1] = empty[1, 2] = True
-    assert seams(signed, empty)[0, 1:3].all()
+    assert find_seams(signed, empty)[0, 1:3].all()
 
 
 def test_a_seam_needs_a_tile_colour_that_passes_for_the_print():
-    from vision.lines import SEAM_NEAR, seams
+    from vision.lines import SEAM_NEAR
+    from vision.lines import find_seams
 
     signed = _ridges_on_a_light_printed_grid()
     signed[3, 1, 1] = 0.5
     lean = np.full((4, 4), SEAM_NEAR + 30.0)  # every tile colour far from these cells
-    assert not seams(signed, np.ones((4, 4), bool), lean=lean).any()
+    assert not find_seams(signed, np.ones((4, 4), bool), lean=lean).any()
     lean[3, 1:3] = SEAM_NEAR - 10.0  # black, a few units beyond the dark print
-    assert seams(signed, np.ones((4, 4), bool), lean=lean)[3, 1:3].all()
+    assert find_seams(signed, np.ones((4, 4), bool), lean=lean)[3, 1:3].all()
 
 
 def test_a_starting_double_read_as_the_dark_print_is_told_by_its_seam():

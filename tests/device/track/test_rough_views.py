@@ -575,4 +575,3 @@ def test_a_tile_read_poorly_beside_a_cell_the_players_named_is_asked_about_not_r
     result = played("bits", 3106, None)
     assert result.false == 0, result.problems
     assert result.placements == result.right == 45, result.problems
-
