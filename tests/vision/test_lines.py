@@ -345,8 +345,7 @@ def test_a_seam_is_judged_only_beside_a_line_seen_along_the_same_grid_line():
 
 
 def test_a_seam_needs_a_tile_colour_that_passes_for_the_print():
-    from vision.lines import SEAM_NEAR
-    from vision.lines import find_seams
+    from vision.lines import SEAM_NEAR, find_seams
 
     signed = _ridges_on_a_light_printed_grid()
     signed[3, 1, 1] = 0.5
