@@ -548,7 +548,7 @@ def test_a_black_double_put_down_as_a_lamp_leaves_the_print_in_doubt_is_seen():
     # placements are still missed, for other reasons: a wrong black double
     # at 8.7 s read as the print on the bottom row, and a red half under
     # the lamp's glare at 159.9 s.)
-    result = played("bits", 3130, None, lamp=True)
+    result = run_game("bits", 3130, lamp=True)
     assert result.false == 0, result.problems
     assert not any(p.startswith("missed at 111.0s") for p in result.problems), result.problems
 
