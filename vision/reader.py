@@ -277,7 +277,7 @@ def read_cells(
                 margin=margin,
                 seams=fit,
                 unseen=unseen,
-                lean=_lean(start, seen),
+                lean=_lean(start, seen) if fit else None,
             )
     used_gains, used_palette, m = _read_colours(
         linear, clipped, printed, palette, gains, fit, lines, known, known_codes
@@ -298,7 +298,7 @@ def read_cells(
                 margin=margin,
                 seams=fit,
                 unseen=unseen,
-                lean=_lean(m.scores, used_palette),
+                lean=_lean(m.scores, used_palette) if fit else None,
             )
             used_gains, used_palette, m = _read_colours(
                 linear, clipped, printed, palette, gains, fit, lines, known
@@ -446,10 +446,7 @@ def _read_colours(
         used_gains, used = b.gains, palette
         m = b.match.reshaped(shape)  # read under these gains already, penalties included
         s = m.scores if penalty is None else m.scores - penalty
-    bare = bare_penalty(printed, m, s)
-    if bare is not None and seam.any():
-        bare = np.where(seam[..., None], 0.0, bare)
-    return used_gains, used, _with_bare(m, used, s, penalty, bare)
+    return used_gains, used, _with_bare(m, used, s, penalty, bare_penalty(printed, m, s))
 
 
 def _with_bare(
