@@ -97,6 +97,10 @@ SEEN_AT_CORE = 0.5
 # least clipped channel alone (see _one_channel), and believed only of a
 # spot that explains at least CLEAR_SHARE.
 SEEN_SHARE = 0.5
+# A spot is fitted in three channels only to at least this many samples
+# free to vary inside their cells (a cell's samples less one, summed): twice
+# the spot's six numbers. Fewer, it is looked for in one channel.
+FREEDOM = 12
 # Hypotheses weighed at once (memory: CHUNK x cells x samples floats).
 CHUNK = 128
 # Samples this bright in any channel are clipped: what they say of the
@@ -211,7 +215,15 @@ def find_highlight(
     usable: np.ndarray = np.asarray(unclipped.all(axis=2), dtype=np.float64)
     if skip is not None:
         usable *= ~np.asarray(skip, bool).reshape(-1, 1)
-    found = _judged(board, values, usable, ys, xs, rows, cols)
+    # Only a cell with two usable samples or more shows anything vary
+    # inside it: with too few such samples the spot's six numbers (centre,
+    # width, a level per channel) are anything (simulated BITS 3190, red
+    # clipped over the whole ivory print under a warm light: 6 such samples
+    # in 3 cells fitted a "spot" adding 325 levels of blue, and every blue
+    # tile near it read dark green for the rest of the game).
+    kept = usable.sum(axis=1)
+    varied = float(np.maximum(kept - 1, 0).sum())
+    found = _judged(board, values, usable, ys, xs, rows, cols) if varied >= FREEDOM else None
     if found is None and np.count_nonzero(usable.any(axis=1)) < SEEN_SHARE * rows * cols:
         # Too clipped to tell: a second look in the least clipped channel,
         # believed only of a clear spot.

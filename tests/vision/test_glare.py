@@ -371,3 +371,19 @@ def test_rendered_lits_symbols_under_a_lamp_are_read_with_and_without_its_spot()
     for seed in (5031, 5236):
         board = sim_board("lits", seed, next(still_frames("lits", seed, 1)), lits, None)
         assert board.found and board.wrong == [], (seed, board.wrong)
+
+
+def test_a_print_clipped_in_red_under_a_warm_light_shows_no_highlight():
+    # The tracker's first look at simulated BITS game 3190: the ivory print
+    # under a 2700 K light, no lamp's reflection anywhere, its red clipped in
+    # every cell. Fourteen samples in eleven cells stayed unclipped in all
+    # three channels, and only three cells kept two: a "spot" adding 325
+    # levels of blue at the top left was fitted to them and taken off every
+    # frame after; blue tiles near it read dark green, four legal drops were
+    # refused. Too few samples vary inside their cells to fit a spot to.
+    import cv2
+
+    board = cv2.imread(str(DATA / "warm_print_clipped_in_red.png"))
+    assert board is not None
+    assert (board[..., 2] >= 250).mean() > 0.7  # red clipped nearly everywhere
+    assert find_highlight(board, 6, 6) is None

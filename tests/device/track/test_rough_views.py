@@ -575,3 +575,14 @@ def test_a_tile_read_poorly_beside_a_cell_the_players_named_is_asked_about_not_r
     result = played("bits", 3106, None)
     assert result.false == 0, result.problems
     assert result.placements == result.right == 45, result.problems
+
+
+def test_blue_tiles_on_a_print_clipped_in_red_by_a_warm_light_are_read_blue():
+    # BITS table 3190, a 2700 K light over the ivory print: red clipped in
+    # every cell. A highlight fitted to the few samples left unclipped
+    # (there was no lamp's reflection) took 325 levels of blue off the top
+    # left for the whole game; blue tiles read black or purple, and four
+    # legal drops were refused or taken for other tiles.
+    result = played("bits", 3190, None)
+    assert result.false == 0, result.problems
+    assert result.placements == result.right == 49, result.problems
