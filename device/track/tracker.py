@@ -150,6 +150,9 @@ class Pending:
     # the board of the refusal a question replaced (unsure): its tile may
     # be the one being taken back
     refused: tuple[str, ...] | None = None
+    # what the players already said about this look (unsure): a question
+    # asked after an answer never asks about those cells again
+    told: dict[Cell, str] = field(default_factory=dict)
 
     @property
     def lab(self) -> np.ndarray | None:
@@ -2236,8 +2239,10 @@ class BoardTracker:
         combos: list[tuple[dict[Cell, str], Outcome]],
         obs: Observation,
         t: float,
+        told: dict[Cell, str] | None = None,
     ) -> list[Event]:
-        """Ask the players about the cells no reading or rule could settle."""
+        """Ask the players about the cells no reading or rule could settle
+        (``told``: what they said about this look already)."""
         cells = tuple(sorted(unsure))
         # Only the codes some still-possible board uses are worth offering.
         useful = [choice for choice, o in combos if o.kind != "illegal"] or [
@@ -2275,7 +2280,9 @@ class BoardTracker:
         kept = replace(obs, lab=obs.lab.copy(), distance=obs.distance.copy())
         refused = self.pending
         rows = None if refused is None or refused.kind != "illegal" else refused.rows
-        self.pending = Pending("unsure", key, cells, candidates, alert, kept, rows)
+        self.pending = Pending(
+            "unsure", key, cells, candidates, alert, kept, rows, dict(told or {})
+        )
         self._unsure = dict(zip(cells, candidates, strict=True))
         self.seen = list(board)
         return [
@@ -2346,6 +2353,11 @@ class BoardTracker:
         if len(codes) != len(pending.cells):
             return []
         answer = dict(zip(pending.cells, codes, strict=True))
+        # Every answer about this look so far: a question that follows one
+        # asks about other cells (simulated BITS 3186: a wrong black double,
+        # each half read poorly; the answer about one asked about the other,
+        # whose answer asked about the first again, 31 times in 3 s).
+        told = {**pending.told, **answer}
         if self.learner is not None and pending.lab is not None:
             self.learner.learn_reading(pending.lab, answer, trusted=True)
         board = with_cells(list(pending.rows), answer)
@@ -2372,7 +2384,7 @@ class BoardTracker:
         except NotNow as why:
             log.debug("board %s: confirmed board not judged now (%s)", self.board, why)
             return events
-        shaky = self._shaky_unasked(outcome, pending.obs, answer)
+        shaky = self._shaky_unasked(outcome, pending.obs, told)
         if shaky and pending.obs is not None:
             # The answer leaves a refusal that hangs on the colour of cells
             # nobody was asked about, read poorly: asked about in turn, as
@@ -2383,17 +2395,17 @@ class BoardTracker:
             asked = self._with_hints(board, shaky, pending.obs)
             if any(len(options) > 1 for options in asked.values()):
                 choices = [(c, self._outcome(b)) for c, b in self._combinations(board, asked)]
-                return events + self._ask(board, asked, choices, pending.obs, t)
-        other_half = self._other_half(outcome, answer)
+                return events + self._ask(board, asked, choices, pending.obs, t, told)
+        other_half = self._other_half(outcome, told)
         if other_half and pending.obs is not None:
             # The players said what one half is, and with the other half as
             # read no tile looks like that (half grey, half colour): the
             # camera misread the half nobody was asked about. Ask about it
             # rather than refuse a tile that cannot exist (a black tile
             # under a highlight read clearly as grey: simulated BITS 619).
-            return events + self._ask(board, other_half, [], pending.obs, t)
+            return events + self._ask(board, other_half, [], pending.obs, t, told)
         lone = {} if pending.obs is None else self._lone_half(outcome, pending.obs)
-        if pending.obs is not None and any(cell not in answer for cell in lone):
+        if pending.obs is not None and any(cell not in told for cell in lone):
             # The players named one cell a tile's colour, and it is the only
             # new cell: no tile covers one cell, so its other half lies on a
             # neighbour the camera read as the board (simulated BITS 1429: a
@@ -2402,7 +2414,7 @@ class BoardTracker:
             # Ask about the neighbours that may hold it; answered, a lone
             # half is refused.
             choices = [(c, self._outcome(b)) for c, b in self._combinations(board, lone)]
-            return events + self._ask(board, lone, choices, pending.obs, t)
+            return events + self._ask(board, lone, choices, pending.obs, t, told)
         if pending.obs is not None:
             # The tile the players named is refused: the card's tile may lie
             # unseen where the look hardly changed (simulated BITS 957: a

@@ -309,6 +309,28 @@ def test_an_answer_leaving_a_refusal_on_well_read_colours_refuses(table):
     assert [(e["type"], e.get("reason")) for e in again] == [("illegal", "wrong_tile")]
 
 
+def test_a_question_after_an_answer_never_asks_about_an_answered_cell_again(table):
+    # A wrong tile, both halves read poorly (20 ΔE off its colour), one
+    # asked about: the answer about the first asks about the second; the
+    # answer about the second must not ask about the first again
+    # (simulated BITS 3186: the two halves asked about in turn, 31 times in
+    # 3 s), but refuse the tile as both answers describe it.
+    tracker = bits(table)
+    tile = start_tile(table)
+    other = next(code for code in "KBY" if code not in tile)
+    after = [*EMPTY6[:5], other * 2 + "...."]
+    obs = observe(after, unsure={(5, 0): other + "."})
+    obs.distance[5, 0, [BITS.index(other), BITS.index(".")]] = (20.0, 22.0)
+    obs.distance[5, 1, BITS.index(other)] = 20.0
+    asked = tracker.observe(obs, changed=_mask(after, EMPTY6))
+    assert [(e["type"], e["cells"]) for e in asked] == [("unsure", [[5, 0]])]
+    table.resolve_alert(asked[0]["alert"], "confirm", [other])
+    second = tracker.confirm(asked[0]["alert"], [other])
+    assert [(e["type"], e["cells"]) for e in second] == [("unsure", [[5, 1]])]
+    table.resolve_alert(second[0]["alert"], "confirm", [other])
+    third = tracker.confirm(second[0]["alert"], [other])
+    assert [(e["type"], e.get("reason")) for e in third] == [("illegal", "wrong_tile")]
+
 def test_one_new_cell_inside_the_grid_is_a_question_not_a_refusal(table):
     # No tile covers one cell: one new cell inside the grid is a misread,
     # of that cell or of its other half read as the board (simulated BITS
