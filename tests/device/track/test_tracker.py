@@ -331,6 +331,7 @@ def test_a_question_after_an_answer_never_asks_about_an_answered_cell_again(tabl
     third = tracker.confirm(second[0]["alert"], [other])
     assert [(e["type"], e.get("reason")) for e in third] == [("illegal", "wrong_tile")]
 
+
 def test_one_new_cell_inside_the_grid_is_a_question_not_a_refusal(table):
     # No tile covers one cell: one new cell inside the grid is a misread,
     # of that cell or of its other half read as the board (simulated BITS
