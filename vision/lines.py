@@ -89,6 +89,12 @@ SEAM_SIDES = 4
 # 28; LITS pieces 40 or more).
 SEAM_ALONG = 0.5
 SEAM_NEAR = 25.0
+# Between two looks, a side keeping less than this share of its line lost
+# it (see lines_changed).
+LINE_LEFT = 0.5
+# ... of a side that held at least this ridge (8-bit grey levels): away
+# from lines, ridges reach 14 on the tuning games.
+HELD_LINE = 15.0
 _PAD = 4
 _ACROSS = np.arange(-_PAD, _PAD)  # 8 pixels across each side, the side between 3 and 4
 # Cells of what lies around the grid that a rectified image may carry on
@@ -365,6 +371,51 @@ def find_seams(
         for cell in best:
             out[cell] = True
         left = {g for g in left if not set(g) & set(best)}
+    return out
+
+
+def lines_changed(before: np.ndarray, now: np.ndarray) -> np.ndarray:
+    """Cells (rows, cols) bool whose printed lines all went between two
+    looks at the same board: ``before`` and ``now`` ridges (rows, cols, 4)
+    (:func:`side_ridges`, with a margin).
+
+    A tile hides the lines on every side of the cells it covers (its edges
+    are steps, not lines, and its halves have none between them), however
+    near its colour is to the print's: a black double put down on a dark
+    print changes the cells' colour by a few units but their lines from the
+    board's typical line to none (simulated BITS 3195, under a lamp just
+    switched on: the sides of the double's cells fell from 17-64 to -18-16
+    while the board's other sides kept theirs within 3). A cell beside it
+    loses one side's line only (a cell's neighbours on two sides are never
+    one tile's halves). A cell must have shown a line on two sides or more.
+    Lines that came are no sign: a cell walled in by tiles shows them all
+    again when its neighbours are swept off at a round's end (simulated
+    BITS 3200: an empty hole taken for a black double put down).
+
+    >>> before = np.full((2, 2, 4), 20.0)
+    >>> now = before.copy()
+    >>> now[0, 0] = 1.0                                   # all of (0, 0)'s sides gone
+    >>> now[0, 1, 3] = now[1, 0, 0] = 1.0                 # its neighbours' sides towards it
+    >>> lines_changed(before, now).astype(int).tolist()
+    [[1, 0], [0, 0]]
+    """
+    polarity = 1.0 if float(np.median(before)) >= 0 else -1.0
+    b, n = polarity * np.asarray(before), polarity * np.asarray(now)
+    out = np.zeros(b.shape[:2], bool)
+    lined = b[b > 0]
+    if lined.size < SEAM_SIDES:
+        return out
+    held = b >= max(SEAM_SHARE * _quantile(lined, 0.5), HELD_LINE)
+    if np.count_nonzero(held) < SEAM_SIDES:
+        return out
+    # Lines vary across a board (its light, the lens), so each side is
+    # measured against itself, with the change of light taken out: the
+    # median ratio of the lines held (a tile covers a few sides, not most;
+    # the board's typical line is no measure when one look is of a full
+    # ramp and the other of a swept one). Unchanged sides keep 0.95-1.05.
+    light = max(_quantile(n[held] / b[held], 0.5), 0.0)
+    gone = held & (n < LINE_LEFT * light * b)
+    out[:] = (held.sum(-1) >= 2) & ~(held & ~gone).any(-1)
     return out
 
 

@@ -81,7 +81,9 @@ class Reading:
     ``scores`` (rows, cols, K) every entry's ΔE-equivalent distance;
     ``field`` (rows, cols) the brightness across the board that was divided
     out (ones when shading was off); ``highlight`` the lamp's highlight
-    that was taken off first (None: none).
+    that was taken off first (None: none); ``ridges`` (rows, cols, 4) the
+    printed lines on every cell's sides, when a frame of play was read
+    (:func:`vision.lines.side_ridges`; None for a photo).
     """
 
     codes: np.ndarray
@@ -95,6 +97,7 @@ class Reading:
     scores: np.ndarray
     field: np.ndarray
     highlight: Highlight | None = None
+    ridges: np.ndarray | None = None
 
     @property
     def rows(self) -> list[str]:

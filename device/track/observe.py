@@ -26,6 +26,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -33,6 +34,7 @@ import numpy as np
 from device.track.vote import Observation
 from vision.glare import Highlight
 from vision.gridfit import GridFit
+from vision.lines import side_ridges
 from vision.locate import locate_grid
 from vision.orientation import support_score
 from vision.palette import Palette
@@ -141,7 +143,7 @@ def read_board(
     # With a little of what lies beyond the grid: its printed outline tells
     # an empty edge cell from a covered one.
     board, around = rectify_around(image, fit.homography, fit.rows, fit.cols, CELL_PX)
-    return read_cells(
+    reading = read_cells(
         board,
         fit.rows,
         fit.cols,
@@ -153,6 +155,9 @@ def read_board(
         around=around,
         expected=expected,
     )
+    # The printed lines, to tell what changed between looks where colour
+    # barely does (see vision.lines.lines_changed).
+    return replace(reading, ridges=side_ridges(around, fit.rows, fit.cols, margin=True, near=True))
 
 
 def _floating(codes: np.ndarray, empty: str) -> int:

@@ -53,6 +53,7 @@ from device.track.vote import Observation, code_distances, vote
 from vision.follow import carried, view_shift
 from vision.glare import Highlight
 from vision.gridfit import GridFit
+from vision.lines import lines_changed
 from vision.locate import locate_grid
 from vision.motion import (
     block_means,
@@ -317,6 +318,9 @@ class BoardWatch:
         self._under_spot: np.ndarray | None = None  # changed cells under it (UNDER_SPOT)
         self._nearly: np.ndarray | None = None  # free cells nearly changed at the last look
         self._scales: deque[float] = deque(maxlen=FLOOR_LOOKS)  # the ring fit's recent scales
+        # The printed lines at the last observation, and the way up they were
+        # read in (see _lines_moved).
+        self._lines: tuple[np.ndarray, int | None] | None = None
 
     def learn_reading(
         self, lab: np.ndarray, known: dict[tuple[int, int], str], trusted: bool = False
@@ -627,6 +631,8 @@ class BoardWatch:
             return []
         self._reading = False
         obs = vote(self._readings, t)
+        ridges = [r.ridges for r in self._readings if r.ridges is not None]
+        lines = np.median(ridges, axis=0) if ridges else None
         if self._new_light:
             # Every read starts from the white balance of the light as last
             # known, not the previous frame's: one frame's slip (a dark board
@@ -659,17 +665,49 @@ class BoardWatch:
         faint = None if self._changed is None else self._faint
         visits = None if self._visits >= UNCOUNTED else self._visits
         self.tracker.shining = self._shining()
+        changed, hint = self._changed, self._lit_changed
+        moved = None if turned or self._open_turn else self._lines_moved(lines)
+        if moved is not None and changed is not None:
+            changed = changed | moved
+        elif moved is not None and hint is not None:
+            # Under a new light, only beside or on a cell whose look changed:
+            # a lamp's glare washes lines out on its own (simulated BITS
+            # 3130: a cell under the spot of a lamp just switched on "lost"
+            # its lines as the card's black double went down elsewhere),
+            # while a tile put down changes the look of one half at least.
+            near = hint.copy()
+            near[1:] |= hint[:-1]
+            near[:-1] |= hint[1:]
+            near[:, 1:] |= hint[:, :-1]
+            near[:, :-1] |= hint[:, 1:]
+            hint = hint | (moved & near)
         events = turned + self.tracker.observe(
-            obs, self._changed, t, faint=faint, hint=self._lit_changed, visits=visits
+            obs, changed, t, faint=faint, hint=hint, visits=visits
         )
         self._visits = 0  # the tracker keeps the count from here
         if not self.tracker.deferred:
             self._reference = self._cells_and_edges(patch)
+            self._lines = None if lines is None or self._open_turn else (lines, self.turn)
             self._keep_view(image)
             if self.lost:
                 self.lost = False
                 events.insert(0, {"type": "view_found", "t": t, "board": self.board})
         return events
+
+    def _lines_moved(self, lines: np.ndarray | None) -> np.ndarray | None:
+        """The cells whose printed lines all went since the last observation
+        (:func:`vision.lines.lines_changed`): a tile put down, whatever its
+        colour (a black double on a dark print
+        changes a cell's colour by a few units, its lines to none: simulated
+        BITS 3195, put down as a lamp came on, only one half's look
+        changed, and the drop was missed). None when there is nothing to
+        compare (the first look, a new way up)."""
+        if lines is None or self._lines is None:
+            return None
+        before, turn = self._lines
+        if turn != self.turn or before.shape != lines.shape:
+            return None
+        return lines_changed(before, lines)
 
     def _expected(self) -> list[str] | None:
         """The board as the game knows it, for the reader's choice of light

@@ -381,3 +381,73 @@ def test_two_empty_cells_walled_in_by_tiles_at_a_tilt_are_no_seam(seed):
     empty = read.truth == "."
     # (5020 leaves one of them unsure, as before seams were judged)
     assert not np.isin(read.codes[empty], list("RYBPKN")).any()
+
+
+def _game_lines(seed: int, *times: float) -> list[np.ndarray]:
+    """The printed lines (side ridges) of simulated BITS game ``seed`` at
+    ``times``, its lamp on as `tilewatch eval track` switches it on, read
+    on the grid located in the first frame."""
+    from device.sources.simulated import SimulatedSource
+    from device.track.observe import CELL_PX
+    from device.track.scenarios import Lamp, LampLight, sim_game
+    from vision.lines import side_ridges
+    from vision.locate import locate_grid
+    from vision.reader import rectify_around
+
+    script = sim_game("bits", seed, None)
+    at = script.duration * (0.35 + 0.3 * ((seed * 7919) % 100) / 100)
+    source = Lamp(
+        SimulatedSource(script, fps=10, seed=seed, conditions=f"random:{seed}"),
+        LampLight(at=at, x=(seed % 3) / 2, y=0.1),
+    )
+    frames = []
+    for t in times:
+        frame = source.read()
+        while frame is not None and frame.t < t - 1e-6:
+            frame = source.read()
+        assert frame is not None
+        frames.append(frame.image)
+    fit = locate_grid(frames[0], 6, 6)
+    assert fit is not None
+    return [
+        side_ridges(
+            rectify_around(f, fit.homography, 6, 6, CELL_PX)[1], 6, 6, margin=True, near=True
+        )
+        for f in frames
+    ]
+
+
+def test_a_black_double_put_down_on_the_dark_print_takes_its_cells_lines_away():
+    # Simulated BITS game 3195: a black double put down on the bottom right
+    # of the dark print just after a lamp came on. Its cells' colour moved
+    # by a few units (read as the print); their lines went on every side.
+    from vision.lines import lines_changed
+
+    before, after = _game_lines(3195, 72.0, 75.5)
+    changed = lines_changed(before, after)
+    assert sorted(map(tuple, np.argwhere(changed).tolist())) == [(4, 5), (5, 5)]
+
+
+def test_a_lamp_switched_on_over_a_still_board_changes_no_cells_lines():
+    # The same game a moment before: the lamp comes on (71.7 s) over the
+    # empty ramp, every line brighter by a fifth.
+    from vision.lines import lines_changed
+
+    before, after = _game_lines(3195, 71.5, 72.2)
+    assert not lines_changed(before, after).any()
+
+
+def test_a_ramp_swept_at_a_rounds_end_puts_no_tile_down():
+    # Simulated BITS 3200, the tracker's lines as a round ended: before, a
+    # full ramp (ridges ~3 but at a hole two cells deep, walled in by
+    # tiles, and beside it); after, the swept print, every line ~42. The
+    # hole's lines stayed: no tile was put down there, though against the
+    # full ramp's typical "line" (noise) they looked like a change of light.
+    from vision.lines import lines_changed
+
+    before = np.full((6, 6, 4), 3.25)
+    before[4, 3] = (11.0, -1.0, 46.0, 43.0)
+    before[5, 3] = (46.0, -2.0, 61.0, 2.0)
+    before[4, 2] = (41.0, 43.0, 0.0, 4.0)
+    after = np.full((6, 6, 4), 42.0)
+    assert not lines_changed(before, after).any()

@@ -544,10 +544,10 @@ def test_a_black_double_put_down_as_a_lamp_leaves_the_print_in_doubt_is_seen():
     # them in mid-air black first; the look changed on the double's two
     # cells alone, and they lean to black. Set aside as an unclear look, the
     # double was missed and the next tile refused as the wrong one.
-    # (The whole game: cut short, its lamp would come on elsewhere. Two
-    # placements are still missed, for other reasons: a wrong black double
-    # at 8.7 s read as the print on the bottom row, and a red half under
-    # the lamp's glare at 159.9 s.)
+    # (The whole game: cut short, its lamp would come on elsewhere. One
+    # placement is still missed, for another reason: a red half under the
+    # lamp's glare at 159.9 s. The wrong black double put down on the
+    # bottom row at 8.7 s, read as the print, is seen by its lines.)
     result = run_game("bits", 3130, lamp=True)
     assert result.false == 0, result.problems
     assert not any(p.startswith("missed at 111.0s") for p in result.problems), result.problems
@@ -584,5 +584,16 @@ def test_blue_tiles_on_a_print_clipped_in_red_by_a_warm_light_are_read_blue():
     # left for the whole game; blue tiles read black or purple, and four
     # legal drops were refused or taken for other tiles.
     result = played("bits", 3190, None)
+    assert result.false == 0, result.problems
+    assert result.placements == result.right == 49, result.problems
+
+
+def test_a_black_double_on_the_dark_print_as_a_lamp_comes_on_is_told_by_its_lines():
+    # BITS table 3195: a round ends, the lamp comes on over the swept dark
+    # print, and the next round's black double goes down on the bottom
+    # right. Only one half's colour changed enough to count; the drop was
+    # missed and the next tile refused ("tiles moved"). The double's cells
+    # lost every printed line (vision.lines.lines_changed).
+    result = played("bits", 3195, None, lamp=True)
     assert result.false == 0, result.problems
     assert result.placements == result.right == 49, result.problems
