@@ -389,8 +389,7 @@ def lines_changed(before: np.ndarray, now: np.ndarray) -> np.ndarray:
     loses one side's line only (a cell's neighbours on two sides are never
     one tile's halves). A cell must have shown a line on two sides or more.
     Lines that came are no sign: a cell walled in by tiles shows them all
-    again when its neighbours are swept off at a round's end (simulated
-    BITS 3200: an empty hole taken for a black double put down).
+    again when its neighbours are swept off at a round's end.
 
     >>> before = np.full((2, 2, 4), 20.0)
     >>> now = before.copy()
@@ -410,9 +409,12 @@ def lines_changed(before: np.ndarray, now: np.ndarray) -> np.ndarray:
         return out
     # Lines vary across a board (its light, the lens), so each side is
     # measured against itself, with the change of light taken out: the
-    # median ratio of the lines held (a tile covers a few sides, not most;
-    # the board's typical line is no measure when one look is of a full
-    # ramp and the other of a swept one). Unchanged sides keep 0.95-1.05.
+    # median ratio of the lines held (a tile covers a few sides, not most).
+    # The board's typical line is no measure when one look is of a full
+    # ramp and the other of a swept one (simulated BITS 3200: a hole walled
+    # in by tiles, against the full ramp's typical "line", its noise, lost
+    # its lines when the round was swept, and was taken for a black double
+    # put down). Unchanged sides keep 0.95-1.05.
     light = max(_quantile(n[held] / b[held], 0.5), 0.0)
     gone = held & (n < LINE_LEFT * light * b)
     out[:] = (held.sum(-1) >= 2) & ~(held & ~gone).any(-1)

@@ -687,7 +687,10 @@ class BoardWatch:
         self._visits = 0  # the tracker keeps the count from here
         if not self.tracker.deferred:
             self._reference = self._cells_and_edges(patch)
-            self._lines = None if lines is None or self._open_turn else (lines, self.turn)
+            if lines is None or self._open_turn or turned:
+                self._lines = None  # (read before a turn made now: the old way up)
+            else:
+                self._lines = (lines, self.turn)
             self._keep_view(image)
             if self.lost:
                 self.lost = False
@@ -697,11 +700,11 @@ class BoardWatch:
     def _lines_moved(self, lines: np.ndarray | None) -> np.ndarray | None:
         """The cells whose printed lines all went since the last observation
         (:func:`vision.lines.lines_changed`): a tile put down, whatever its
-        colour (a black double on a dark print
-        changes a cell's colour by a few units, its lines to none: simulated
-        BITS 3195, put down as a lamp came on, only one half's look
-        changed, and the drop was missed). None when there is nothing to
-        compare (the first look, a new way up)."""
+        colour (a black double on a dark print changes a cell's colour by a
+        few units, its lines to none: simulated BITS 3195, put down as a
+        lamp came on, only one half's look changed, and the drop was
+        missed). None when there is nothing to compare (the first look, a
+        new way up)."""
         if lines is None or self._lines is None:
             return None
         before, turn = self._lines
