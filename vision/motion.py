@@ -240,16 +240,16 @@ def texture_changes(
     # shadow (a standing tile seen from below it), and the other half of a
     # clear tile is a faint change for the rules (faint_beside), not a drop.
     clear = changed if residual is None else changed | (residual > limit)
-    free = ~clear & ~_beside(clear)
+    free = ~clear & ~beside(clear)
     lit = current if gain is None else current / np.maximum(gain, 1e-6)
     growth = _texture_ratio(reference, lit, signed=True)
     for sign in (1.0, -1.0):
         weak = (sign * growth > np.log(WEAK_TEXTURE_RATIO)) & free
-        changed = changed | (weak & _beside(weak))
+        changed = changed | (weak & beside(weak))
     return changed
 
 
-def _beside(cells: np.ndarray) -> np.ndarray:
+def beside(cells: np.ndarray) -> np.ndarray:
     """Cells (rows, cols) bool sharing a side with one of ``cells``."""
     near = np.zeros_like(cells)
     near[1:] |= cells[:-1]
@@ -293,7 +293,7 @@ def faint_beside(
     weak = (_texture_ratio(reference, current) > np.log(WEAK_TEXTURE_RATIO)) | (
         residual > WEAK_SHARE * limit
     )
-    return np.asarray(_beside(changed) & weak & ~changed)
+    return np.asarray(beside(changed) & weak & ~changed)
 
 
 @dataclass(frozen=True)

@@ -56,6 +56,7 @@ from vision.gridfit import GridFit
 from vision.lines import lines_changed
 from vision.locate import locate_grid
 from vision.motion import (
+    beside,
     block_means,
     board_patch,
     cell_looks,
@@ -675,12 +676,7 @@ class BoardWatch:
             # 3130: a cell under the spot of a lamp just switched on "lost"
             # its lines as the card's black double went down elsewhere),
             # while a tile put down changes the look of one half at least.
-            near = hint.copy()
-            near[1:] |= hint[:-1]
-            near[:-1] |= hint[1:]
-            near[:, 1:] |= hint[:, :-1]
-            near[:, :-1] |= hint[:, 1:]
-            hint = hint | (moved & near)
+            hint = hint | (moved & (hint | beside(hint)))
         events = turned + self.tracker.observe(
             obs, changed, t, faint=faint, hint=hint, visits=visits
         )
