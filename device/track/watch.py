@@ -137,6 +137,12 @@ FLOOR_LOOKS = 100
 FLOOR_PERCENTILE = 25
 FLOOR_MIN_LOOKS = 20
 FLOOR_TIMES = 2.0
+# One look's scale counts at most once per this many seconds. A still board
+# is looked at once per ``recheck_s``, a board with something across it on
+# every still frame: a hand resting over the ramp's edge early in the game
+# gave 15 of the first 20 scales (simulated BITS 3304: its 0.25 became the
+# floor, the limit 0.41, and the hand was read as a grey double).
+FLOOR_EVERY_S = 1.0
 # Ring cells an arm across the ring covers at least, each standing out of
 # the table's noise (change_sigmas times its floor).
 ARM_CELLS = 2
@@ -319,6 +325,7 @@ class BoardWatch:
         self._under_spot: np.ndarray | None = None  # changed cells under it (UNDER_SPOT)
         self._nearly: np.ndarray | None = None  # free cells nearly changed at the last look
         self._scales: deque[float] = deque(maxlen=FLOOR_LOOKS)  # the ring fit's recent scales
+        self._scaled_at: float | None = None  # when the last one was kept
         # The printed lines at the last observation, and the way up they were
         # read in (see _lines_moved).
         self._lines: tuple[np.ndarray, int | None] | None = None
@@ -415,7 +422,7 @@ class BoardWatch:
         s = self.settings
         now = self._cells_and_edges(patch)
         light = fit_light(self._reference.cells, now.cells, use=self._ring)
-        self._scales.append(light.scale)
+        self._note_scale(light.scale, t)
         limit = max(s.change, s.change_sigmas * light.scale)
         changed = light.residual > limit
         m = s.margin
@@ -549,6 +556,14 @@ class BoardWatch:
         return np.asarray(
             again | (faint_beside(again, before_tex, now_tex, residual, limit) & free)
         )
+
+    def _note_scale(self, scale: float, t: float) -> None:
+        """Keep a look's ring-fit scale for the floor, at most one per
+        :data:`FLOOR_EVERY_S` of stream time (time, not looks, is fair)."""
+        if self._scaled_at is not None and 0 <= t - self._scaled_at < FLOOR_EVERY_S:
+            return
+        self._scales.append(scale)
+        self._scaled_at = t
 
     def _unclear(self, lit: bool = False) -> float:
         """The ring fit's scale above which something lies across the board:

@@ -199,3 +199,19 @@ def test_a_lamps_spot_on_an_empty_ramp_does_not_make_its_first_look_read_tiles()
     assert reading.rows[2:] == EMPTY6[2:]  # the rows that had read as tiles
     off = {(int(r), int(c)) for r, c in zip(*np.nonzero(reading.codes != "."), strict=True)}
     assert off <= {(0, 3), (1, 3)}, reading.rows  # at most the two cells under the spot
+
+
+def test_a_hand_resting_early_in_the_game_does_not_become_the_tables_noise(table):
+    # Simulated BITS 3304: five quiet looks a second apart (the ring fits to
+    # 0.02), then a hand rests over the ramp's left edge for 1.6 s and every
+    # still frame is looked at (0.25: something across the ring). Counted
+    # per look, the hand was 15 of the first 20 scales, the "floor" 0.25 and
+    # the limit twice that: the hand was read as tiles. Counted once a
+    # second, the hand is two scales of seven and the setting holds.
+    watch = watch_of(table)
+    for t in range(5):
+        watch._note_scale(0.02, float(t))
+    for i in range(16):
+        watch._note_scale(0.25, 5.9 + 0.1 * i)
+    assert len(watch._scales) == 7
+    assert watch._unclear() == watch.settings.unclear
