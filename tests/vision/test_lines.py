@@ -236,6 +236,24 @@ def test_a_light_print_seen_in_a_few_holes_outweighs_the_grooves_between_tiles()
     assert (read.codes[empty] == ".").sum() >= empty.sum() - 2  # two walled-in holes still K
 
 
+def test_a_few_holes_lines_outweigh_the_grooves_around_them_under_a_profile():
+    # BITS table 13041, a slate ramp with light lines, nearly full: four
+    # holes, only two of them side by side. Read with a profile made on
+    # another moment of the table, the holes' own sides showed the tiles'
+    # grooves (-4 to -16 levels) on six of nine sides and their lines (29
+    # to 47) on three: counted, the print was dark, every tile "showed two
+    # lines", and a grid one column off (the ramp's wall read as six holes)
+    # fitted the palette better and was kept: 27 cells wrong. Weighed, the
+    # print is light and the board is read as it lies.
+    from device.evals.read import calibrate_on, sim_board, still_frames
+
+    profile = calibrate_on("bits", 13041, BITS)
+    assert profile is not None
+    frame = next(still_frames("bits", 13041, 1))
+    board = sim_board("bits", 13041, frame, profile.palette, profile)
+    assert board.found and board.wrong == []
+
+
 # Top row: an empty cell (c3) between two tiles, over a tile: walled in on
 # every inner side; only the grid's outline, above it, can show it is empty.
 OUTLINED = ["KK.KK.", "KKKKK.", "......", "......", "..K...", ".YKK.."]
