@@ -42,6 +42,7 @@ from engine.errors import ActionError
 from engine.regions import regions
 from engine.verdict import Verdict
 from vision.classify import SENSOR_BLACK_L
+from vision.motion import beside
 
 log = logging.getLogger(__name__)
 
@@ -580,6 +581,14 @@ class BoardTracker:
         # (nothing where it changed faintly beside a change: the other half
         # of a tile under the lamp's glare)
         unchanged = UNCHANGED_COST if faint is None else np.where(faint, 0.0, UNCHANGED_COST)
+        # ... nor beside a change under the lamp's core, where a glossy tile
+        # shines as the print did (simulated BITS 3331: the first tile, a
+        # black double, one half put down in the spot; only the other
+        # half's look changed, and the card's drop lost to "nothing").
+        core = np.zeros_like(looked)
+        for r, c in self.shining:
+            core[r, c] = True
+        unchanged = np.where(core & beside(looked) & free, 0.0, unchanged)
         # ... and a faint change is half a change: "nothing" leaves it
         # unexplained (simulated BITS 2046, lamp: a black double on the dark
         # print, one half changed clearly, the other's symbol doubled its

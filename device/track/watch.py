@@ -656,7 +656,18 @@ class BoardWatch:
             self.gains = np.median([r.gains for r in self._readings], axis=0)
             self._new_light = False
         self._readings.clear()
+        opened, way_up = self._open_turn, self.turn
+        # (a turn forgets the highlight, found the old way up: its cells turn along)
+        shining = self._shining()
         if self._open_turn:
+            # The lines a tile hides count before the first tile decides
+            # which way is up: they were kept the way the last look was read
+            # (simulated BITS 3331: the first tile, a black double on the
+            # empty ramp's dark print, changed one half's look; missed, the
+            # next tile was recorded with it as two).
+            self._changed, self._lit_changed = self._with_lines(
+                self._changed, self._lit_changed, self._lines_moved(lines)
+            )
             obs, patch = self._settle_turn(obs, image, patch)
         elif self._alt_turn is not None:
             held = self.tracker.referee.accepted() or ()
@@ -680,25 +691,21 @@ class BoardWatch:
                 turned = [{"type": "turned", "t": t, "board": self.board, "quarter_turns": turn}]
         faint = None if self._changed is None else self._faint
         visits = None if self._visits >= UNCOUNTED else self._visits
-        self.tracker.shining = self._shining()
+        quarters = (self.turn or 0) - (way_up or 0)
+        if quarters % 4 and self.highlight is None:
+            self.tracker.shining = _cells(np.rot90(_mask(shining, self.rows, self.cols), quarters))
+        else:
+            self.tracker.shining = self._shining()
         changed, hint = self._changed, self._lit_changed
-        moved = None if turned or self._open_turn else self._lines_moved(lines)
-        if moved is not None and changed is not None:
-            changed = changed | moved
-        elif moved is not None and hint is not None:
-            # Under a new light, only beside or on a cell whose look changed:
-            # a lamp's glare washes lines out on its own (simulated BITS
-            # 3130: a cell under the spot of a lamp just switched on "lost"
-            # its lines as the card's black double went down elsewhere),
-            # while a tile put down changes the look of one half at least.
-            hint = hint | (moved & (hint | beside(hint)))
+        if not (opened or turned):
+            changed, hint = self._with_lines(changed, hint, self._lines_moved(lines))
         events = turned + self.tracker.observe(
             obs, changed, t, faint=faint, hint=hint, visits=visits
         )
         self._visits = 0  # the tracker keeps the count from here
         if not self.tracker.deferred:
             self._reference = self._cells_and_edges(patch)
-            if lines is None or self._open_turn or turned:
+            if lines is None or turned or self.turn != way_up:
                 self._lines = None  # (read before a turn made now: the old way up)
             else:
                 self._lines = (lines, self.turn)
@@ -707,6 +714,25 @@ class BoardWatch:
                 self.lost = False
                 events.insert(0, {"type": "view_found", "t": t, "board": self.board})
         return events
+
+    @staticmethod
+    def _with_lines(
+        changed: np.ndarray | None, hint: np.ndarray | None, moved: np.ndarray | None
+    ) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """The changed cells (or, under a new light, the hint) with the cells
+        whose lines went (``moved``, see :meth:`_lines_moved`) added."""
+        if moved is None:
+            return changed, hint
+        if changed is not None:
+            return changed | moved, hint
+        if hint is not None:
+            # Under a new light, only beside or on a cell whose look changed:
+            # a lamp's glare washes lines out on its own (simulated BITS
+            # 3130: a cell under the spot of a lamp just switched on "lost"
+            # its lines as the card's black double went down elsewhere),
+            # while a tile put down changes the look of one half at least.
+            return changed, hint | (moved & (hint | beside(hint)))
+        return changed, hint
 
     def _lines_moved(self, lines: np.ndarray | None) -> np.ndarray | None:
         """The cells whose printed lines all went since the last observation
@@ -926,8 +952,7 @@ class BoardWatch:
         (the way up settled), or none."""
         if self.highlight is None:
             return frozenset()
-        cells = np.argwhere(_under_spot(self.highlight, self.rows, self.cols))
-        return frozenset((int(r), int(c)) for r, c in cells)
+        return _cells(_under_spot(self.highlight, self.rows, self.cols))
 
     def _forget_highlight(self) -> None:
         """Look for the lamp's highlight again on the next read (the view,
@@ -1190,6 +1215,19 @@ def _surer(again: Reading, reading: Reading, under: np.ndarray | None) -> bool:
     return again.highlight is not None and bool(
         again.distance[under].sum() < reading.distance[under].sum()
     )
+
+
+def _mask(cells: frozenset[tuple[int, int]], rows: int, cols: int) -> np.ndarray:
+    """(rows, cols) bool, True on ``cells``."""
+    out = np.zeros((rows, cols), bool)
+    for r, c in cells:
+        out[r, c] = True
+    return out
+
+
+def _cells(mask: np.ndarray) -> frozenset[tuple[int, int]]:
+    """The cells of a (rows, cols) bool mask."""
+    return frozenset((int(r), int(c)) for r, c in np.argwhere(mask))
 
 
 def _under_spot(highlight: Highlight, rows: int, cols: int) -> np.ndarray:

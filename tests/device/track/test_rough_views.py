@@ -598,3 +598,16 @@ def test_a_black_double_on_the_dark_print_as_a_lamp_comes_on_is_told_by_its_line
     result = played("bits", 3195, None, lamp=True)
     assert result.false == 0, result.problems
     assert result.placements == result.right == 49, result.problems
+
+
+def test_a_first_black_double_half_under_the_lamps_spot_is_placed():
+    # BITS table 3331: a lamp's spot on the empty dark print, the first
+    # tile a black double on the ramp's bottom row, one half in the spot.
+    # A glossy tile shines there as the print did: only the other half's
+    # look changed, and the card's drop lost to "nothing" (a changed cell
+    # alone is no tile). The tile was missed, the next recorded with it as
+    # two. The spot's cells were forgotten as the first tile turned the
+    # ramp the right way up; now they turn with it, and beside a change
+    # no tile there is held against the card's drop for an unchanged look.
+    result = played("bits", 3331, 3)
+    assert result.placements == result.right == 3, result.problems
