@@ -29,6 +29,7 @@ from vision.cells import bound_channels, cell_features, patch_share
 from vision.classify import (
     LINE_PENALTY,
     LINES_TWO,
+    PRINT_MIN,
     Match,
     bare_penalty,
     clipped_channels,
@@ -193,6 +194,17 @@ def read_cells(
             if before.edges:
                 search = lift_edges(rectified_bgr, before.edges, rows, cols)
         highlight = find_highlight(search, rows, cols, skip=skip)
+        if highlight is None and skip is None:
+            # Symbols printed on tiles (BITS) vary inside their cells far
+            # more than a spot does; on a crowded ramp they are most of what
+            # varies (simulated BITS 3335, a camera knocked over a full
+            # slate ramp: the spot found in its place explained a sixth of
+            # the variation, and none was taken off for the rest of the
+            # game). A second search leaves the cells showing print out.
+            _, marks = cell_features(search, rows, cols, inset)
+            marked = marks >= PRINT_MIN
+            if marked.any():
+                highlight = find_highlight(search, rows, cols, skip=marked)
     blind = None
     raw = rectified_bgr
     if bounds:

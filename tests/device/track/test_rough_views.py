@@ -611,3 +611,23 @@ def test_a_first_black_double_half_under_the_lamps_spot_is_placed():
     # no tile there is held against the card's drop for an unchanged look.
     result = played("bits", 3331, 3)
     assert result.placements == result.right == 3, result.problems
+
+
+def test_a_black_tile_under_a_spot_clipped_in_red_is_not_read_grey():
+    # BITS table 3311: a warm light on the ivory print, the lamp's core
+    # clipped in red. After a knock at 70.9 s the spot was looked for again
+    # and not found (the fit saw only its fall-off), so nothing was taken
+    # off; at 89.3 s a black and blue tile went down with its black half
+    # under the core, read a sure grey, and was refused as "not a tile".
+    result = played("bits", 3311, None)
+    assert result.placements == result.right == 44, result.problems
+
+
+def test_a_refused_tile_taken_back_off_a_spot_among_symbols_leaves_no_tile():
+    # BITS table 3335: a slate ramp, a lamp's small spot at the left of row
+    # 4. Knocked at 37.8 s over a ramp full of tiles with symbols, the spot
+    # was not found again (the symbols vary more); a tile refused at 128.8 s
+    # was taken back, the print under the spot read a sure grey, and a
+    # one-cell "tile" was refused as outside the grid.
+    result = played("bits", 3335, None)
+    assert result.placements == result.right == 47, result.problems
