@@ -1395,6 +1395,17 @@ class BoardTracker:
                     return self._act(self._outcome(drop), obs.lab, t, settled=False)
                 return self._ask_which(board, unsure, boards, obs, t)
             clear = sure if sure is not None else self._clear_of_doubts(board, unsure)
+            if clear is None and hint is not None:
+                calm = self._calm(board, unsure, hint)
+                if calm is not None and self._one_clear_piece(calm, obs):
+                    # The doubts lie where the look did not change across
+                    # the light's change (the dark print under the new
+                    # lamp), the piece that did is clear and far from the
+                    # print: judged as it is (simulated BITS 3244: a wrong
+                    # red double put down as a lamp came on, two cells of
+                    # the print elsewhere torn between black and the board;
+                    # set aside, the refusal never came).
+                    board, unsure, clear = list(calm.rows), {}, calm
             if (
                 clear is not None
                 and clear.kind == "illegal"
@@ -1962,6 +1973,22 @@ class BoardTracker:
         ):
             return None
         return self._outcome(board)
+
+    def _calm(
+        self, board: list[str], unsure: dict[Cell, tuple[str, ...]], hint: np.ndarray
+    ) -> Outcome | None:
+        """The believed board judged with every doubt taken as the game has
+        it, when each is a cell believed empty whose look did not change
+        (outside ``hint``); None otherwise."""
+        assert self.known is not None
+        if not unsure or any(
+            bool(hint[cell]) or not self._believed_empty(cell) for cell in unsure
+        ):
+            return None
+        rows = [list(row) for row in board]
+        for r, c in unsure:
+            rows[r][c] = self.known[r][c]
+        return self._outcome(["".join(row) for row in rows])
 
     def _one_clear_piece(self, outcome: Outcome, obs: Observation, far: bool = True) -> bool:
         """Whether the cells ``outcome`` adds to the game's board are one

@@ -631,3 +631,15 @@ def test_a_refused_tile_taken_back_off_a_spot_among_symbols_leaves_no_tile():
     # one-cell "tile" was refused as outside the grid.
     result = played("bits", 3335, None)
     assert result.placements == result.right == 47, result.problems
+
+
+def test_a_wrong_tile_put_down_as_a_lamp_comes_on_is_judged_despite_doubts_elsewhere():
+    # BITS table 3244: a wrong red double put down at 80.8 s as the lamp
+    # came on. Under the new light two cells of the dark print elsewhere,
+    # whose look had not changed, read torn between black and the board;
+    # the whole look was set aside as unclear and the wrong tile was never
+    # refused. The doubts where nothing changed are the print; the red
+    # double, clear and far from it, is judged (a question first: the light
+    # has just changed).
+    result = played("bits", 3244, None, lamp=True)
+    assert result.placements == result.right == 45, result.problems
