@@ -1981,9 +1981,7 @@ class BoardTracker:
         it, when each is a cell believed empty whose look did not change
         (outside ``hint``); None otherwise."""
         assert self.known is not None
-        if not unsure or any(
-            bool(hint[cell]) or not self._believed_empty(cell) for cell in unsure
-        ):
+        if not unsure or any(bool(hint[cell]) or not self._believed_empty(cell) for cell in unsure):
             return None
         rows = [list(row) for row in board]
         for r, c in unsure:
