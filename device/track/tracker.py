@@ -1409,7 +1409,11 @@ class BoardTracker:
             if (
                 clear is not None
                 and clear.kind == "illegal"
-                and (t >= self.doubt_colours_until or self._partly_far(clear, obs))
+                and (
+                    t >= self.doubt_colours_until
+                    or self._partly_far(clear, obs)
+                    or self._changed_under(clear, hint)
+                )
                 and self._one_clear_piece(clear, obs, far=False)
                 and not self._one_clear_piece(clear, obs)
             ):
@@ -1422,7 +1426,10 @@ class BoardTracker:
                 # under a new lamp, when one of its cells is far from any
                 # print (simulated BITS 1895: a red and black wrong tile put
                 # down as the lamp came on, its black half near the print,
-                # set aside and taken away unjudged).
+                # set aside and taken away unjudged), or when every cell of
+                # it changed in look across the light's change (simulated
+                # BITS 3361: a second grey double put down as the lamp came
+                # on, set aside as the print and never refused).
                 log.info("board %s: a piece against the rules near the print's colour", self.board)
                 cells = new_cells(self.known or [], list(clear.rows), self.referee.empty)
                 return self._ask(board, self._code_or_empty(board, cells), [], obs, t)
@@ -1973,6 +1980,13 @@ class BoardTracker:
         ):
             return None
         return self._outcome(board)
+
+    def _changed_under(self, outcome: Outcome, hint: np.ndarray | None) -> bool:
+        """Whether every cell ``outcome`` adds changed in look across the
+        light's change (``hint``)."""
+        assert self.known is not None
+        cells = new_cells(self.known, list(outcome.rows), self.referee.empty)
+        return hint is not None and bool(cells) and all(bool(hint[cell]) for cell in cells)
 
     def _calm(
         self, board: list[str], unsure: dict[Cell, tuple[str, ...]], hint: np.ndarray

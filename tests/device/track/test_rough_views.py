@@ -643,3 +643,13 @@ def test_a_wrong_tile_put_down_as_a_lamp_comes_on_is_judged_despite_doubts_elsew
     # has just changed).
     result = played("bits", 3244, None, lamp=True)
     assert result.placements == result.right == 45, result.problems
+
+
+def test_a_second_grey_double_put_down_as_a_lamp_comes_on_is_asked_about():
+    # BITS table 3361: a second neutral double put down at 95.5 s as the
+    # lamp came on. Read surely grey, near the print's colour, just after
+    # the light changed: it was set aside as the print seen afresh, and the
+    # refusal never came. Every cell of it changed in look across the light's
+    # change: the players are asked, and it is refused.
+    result = played("bits", 3361, None, lamp=True)
+    assert result.placements == result.right == 45, result.problems
