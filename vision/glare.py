@@ -229,9 +229,8 @@ def find_highlight(
     blinded = ~unclipped.all(axis=2).any(axis=1)
     if skip is not None:
         blinded &= ~np.asarray(skip, bool).reshape(-1)
-    if found is None and (
-        np.count_nonzero(usable.any(axis=1)) < SEEN_SHARE * rows * cols or blinded.any()
-    ):
+    too_clipped = np.count_nonzero(usable.any(axis=1)) < SEEN_SHARE * rows * cols
+    if found is None and (too_clipped or blinded.any()):
         # Too clipped to tell, or blind where it matters: a second look in
         # the least clipped channel, believed only of a clear spot
         # (simulated BITS 3311, a warm light on the ivory print: the core's
@@ -243,7 +242,24 @@ def find_highlight(
             found = _judged(board, one, seen, ys, xs, rows, cols)
             if found is not None and found.share < CLEAR_SHARE:
                 found = None
+            if found is not None and not too_clipped and not _over(found, blinded, rows, cols):
+                # Looked at for the blinded cells, it must lie on them or
+                # beside them: elsewhere it is the slope of a light's
+                # gradient, not what clipped them (simulated BITS 3184: a
+                # warm gradient clipped the ivory print's top rows, and a
+                # streak down the left column was taken off as a "spot").
+                found = None
     return found
+
+
+def _over(spot: Highlight, blinded: np.ndarray, rows: int, cols: int) -> bool:
+    """Whether the cell under ``spot``'s centre is one of ``blinded`` (C,)
+    or shares a side with one."""
+    r = int(np.clip(np.floor(spot.y), 0, rows - 1))
+    c = int(np.clip(np.floor(spot.x), 0, cols - 1))
+    cells = np.asarray(blinded, bool).reshape(rows, cols)
+    near = [(r, c), (r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)]
+    return any(0 <= y < rows and 0 <= x < cols and cells[y, x] for y, x in near)
 
 
 def _judged(

@@ -201,9 +201,12 @@ def read_cells(
             # slate ramp: the spot found in its place explained a sixth of
             # the variation, and none was taken off for the rest of the
             # game). A second search leaves the cells showing print out.
+            # At least a third of the cells must be left to see a spot's fall-off
+            # by (simulated BITS 3144: seven bare cells, a shadow's edge taken
+            # for a broad green "spot").
             _, marks = cell_features(search, rows, cols, inset)
             marked = marks >= PRINT_MIN
-            if marked.any():
+            if marked.any() and np.count_nonzero(~marked) >= rows * cols / 3:
                 highlight = find_highlight(search, rows, cols, skip=marked)
     blind = None
     raw = rectified_bgr

@@ -423,3 +423,31 @@ def test_a_spot_on_a_full_ramp_of_tiles_with_symbols_is_found_beside_them():
     reading = read_cells(board, 6, 6, load_palette("bits"), look_for_highlight=True)
     assert reading.highlight is not None
     assert abs(reading.highlight.x - 0.6) < 0.6 and abs(reading.highlight.y - 4.4) < 0.6
+
+
+def test_a_warm_gradient_that_clips_the_print_is_no_spot_beside_it():
+    # Simulated BITS table 3184 read with a profile: a warm light falling
+    # off across the ivory print (no lamp's reflection at all) clips red in
+    # the top rows. Looked at again in blue for those blinded cells, the
+    # fit settled on a narrow streak down the left column, two rows below
+    # them; taken off, the empty cell there read unsure. A spot found for
+    # blinded cells must lie on or beside them.
+    import cv2
+
+    board = cv2.imread(str(DATA / "warm_gradient_clipping_the_top_rows.png"))
+    assert board is not None
+    assert find_highlight(board, 6, 6) is None
+
+
+def test_a_ramp_nearly_all_symbols_is_not_searched_again_for_a_spot():
+    # Simulated BITS table 3144: a ramp full of tiles with symbols under a
+    # shadow's edge, no lamp's reflection. Searched again without the
+    # cells showing print, seven cells were left and a broad greenish
+    # "spot" was fitted to the shadow's edge: two purple tiles read blue.
+    # Fewer than a third of the cells left cannot show a spot's fall-off.
+    import cv2
+
+    board = cv2.imread(str(DATA / "shadowed_ramp_nearly_all_symbols.png"))
+    assert board is not None
+    reading = read_cells(board, 6, 6, load_palette("bits"), look_for_highlight=True)
+    assert reading.highlight is None
