@@ -903,6 +903,16 @@ class BoardTracker:
                 out[(r, c)] = (read, rows[r][c])
         return out
 
+    def _doubted_placement(
+        self, rows: list[str] | None, obs: Observation
+    ) -> dict[Cell, tuple[str, ...]]:
+        """:meth:`_doubted_unexpected` for a placement read with no sign of
+        where the look changed (a careful look), ``{}`` for the card's tile
+        or none (``rows`` None)."""
+        if rows is None or not self._unexpected(self._outcome(rows)):
+            return {}
+        return self._doubted_unexpected(rows, obs)
+
     def _doubted_unexpected(self, rows: list[str], obs: Observation) -> dict[Cell, tuple[str, ...]]:
         """For a placement the game expects less than the card's tile (BITS:
         the neutral tile) that the rules lead with, the question to ask
@@ -939,10 +949,15 @@ class BoardTracker:
             for cell in cells
         )
         doubt = doubt or self._poorly_read(rows, obs)
-        if not doubt or not card:
+        # Under the lamp's core the print itself, the spot taken off, may
+        # read as a sure grey (simulated BITS 3368: the neutral tile
+        # "placed" twice on the print under a lamp's spot): nothing there is
+        # offered too.
+        lamp = [empty] if self._under_lamp(rows) else []
+        if not (doubt or lamp) or not card:
             return {}
         return {
-            (r, c): tuple(dict.fromkeys([rows[r][c], *card, str(obs.codes[r, c])]))
+            (r, c): tuple(dict.fromkeys([rows[r][c], *card, str(obs.codes[r, c]), *lamp]))
             for r, c in cells
         }
 
@@ -1348,6 +1363,9 @@ class BoardTracker:
                 return self._ask(board, self._code_or_empty(board, cells), [], obs, t)
             drops = self._read_drops(obs)
             drop = self._likeliest(drops, obs)
+            doubt = self._doubted_placement(drop, obs)
+            if doubt:
+                return self._ask(board, doubt, [], obs, t)
             if drop is not None:
                 # what was set aside there is gone
                 self.stale -= set(new_cells(self.known or [], drop, self.referee.empty))
@@ -1381,7 +1399,11 @@ class BoardTracker:
             outcomes = [o for _, o in combos]
             fits = {o.key(): o for o in outcomes if o.kind == "legal"}
             if len(fits) == 1:
-                return self._act(next(iter(fits.values())), obs.lab, t, settled=True)
+                fit = next(iter(fits.values()))
+                doubt = self._doubted_placement(list(fit.rows), obs)
+                if doubt:
+                    return self._ask(board, doubt, [], obs, t)
+                return self._act(fit, obs.lab, t, settled=True)
             if len(fits) > 1 and self._put_down_somewhere(list(fits.values()), obs):
                 # A tile clearly lies where none was, and the card's tile
                 # fits there more than one way (a black double on the dark

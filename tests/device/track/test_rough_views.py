@@ -653,3 +653,14 @@ def test_a_second_grey_double_put_down_as_a_lamp_comes_on_is_asked_about():
     # change: the players are asked, and it is refused.
     result = played("bits", 3361, None, lamp=True)
     assert result.placements == result.right == 45, result.problems
+
+
+def test_the_neutral_tile_read_under_the_lamps_spot_is_asked_about():
+    # BITS table 3368: a lamp's spot on the slate print beside a blue
+    # double. Looked at again after a knock (71.6 s) and as a refused tile
+    # was taken back (89.4 s), the print under the spot, the spot taken
+    # off, read as a sure grey double: the neutral tile was "placed" twice
+    # where nothing lay, and a real drop there was then missed. A tile laid
+    # by choice under the lamp's core is asked about, nothing offered too.
+    result = played("bits", 3368, None)
+    assert result.placements == result.right == 47, result.problems
