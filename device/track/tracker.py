@@ -642,6 +642,19 @@ class BoardTracker:
                 differ = self._differ(rows, obs)
                 if differ:
                     return differ
+            elif reading < lead and self._poorly_read(rows, obs):
+                # Nearer, on a tile whose colours fit poorly (a look the light
+                # or the exposure has just moved): a cell read surely as
+                # another tile's colour is still a question, not the card's
+                # (simulated BITS 3376: a blue and purple wrong tile as the
+                # exposure was corrected, 20 and 15 ΔE off its colours, the
+                # purple half read sure, the reading 12 ahead of the card's
+                # blue double; recorded as it).
+                surely = {
+                    cell: codes for cell, codes in self._differ(rows, obs).items() if obs.sure[cell]
+                }
+                if surely:
+                    return surely
             beyond = self._beyond_reach(rows, obs)
             if beyond:
                 return beyond
@@ -2444,10 +2457,14 @@ class BoardTracker:
                 # The answer settles the cells asked about, not a doubtful
                 # colour elsewhere (a shadow read as a lone black cell at the
                 # start of a round): the same doubt as an unasked reading.
+                # Every cell answered about this look is settled, not only
+                # this answer's (simulated BITS 3376: a purple half named,
+                # then its blue half; the purple one, doubted again, was
+                # settled as the card's blue and the wrong tile recorded).
                 doubt = {
                     cell: options
                     for cell, options in self._plausible(outcome, pending.obs).items()
-                    if cell not in answer
+                    if cell not in told
                 }
                 combos = [self._outcome(b) for _, b in self._combinations(board, doubt)]
                 outcome = self._settled(combos) or outcome

@@ -664,3 +664,17 @@ def test_the_neutral_tile_read_under_the_lamps_spot_is_asked_about():
     # by choice under the lamp's core is asked about, nothing offered too.
     result = played("bits", 3368, None)
     assert result.placements == result.right == 47, result.problems
+
+
+def test_a_wrong_tile_with_one_half_read_surely_is_asked_about_and_refused():
+    # BITS table 3376: a blue and purple wrong tile at 19.9 s for the card's
+    # blue double, its purple half read surely purple; the reading led the
+    # card's tile by 12 (less than a question needs), and the card's double
+    # was recorded. On a tile whose colours fit poorly (the exposure was
+    # corrected at that look: 15 and 20 ΔE off), a cell read surely as
+    # another tile's colour is asked about. The players named it purple,
+    # were asked about the blue half, named it blue; the purple half,
+    # doubted again as if unanswered, was settled as blue: every answer
+    # about the look now stands.
+    result = played("bits", 3376, None, lamp=True)
+    assert result.placements == result.right == 43, result.problems
