@@ -226,7 +226,7 @@ def find_highlight(
     found = _judged(board, values, usable, ys, xs, rows, cols) if varied >= FREEDOM else None
     # Cells the sensor clipped in some channel at every sample: where a
     # spot is brightest, the three-channel fit sees only its fall-off.
-    blinded = ~unclipped.all(axis=2).any(axis=1)
+    blinded = ~np.any(np.all(unclipped, axis=2), axis=1)
     if skip is not None:
         blinded &= ~np.asarray(skip, bool).reshape(-1)
     too_clipped = np.count_nonzero(usable.any(axis=1)) < SEEN_SHARE * rows * cols
