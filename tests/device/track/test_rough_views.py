@@ -678,3 +678,14 @@ def test_a_wrong_tile_with_one_half_read_surely_is_asked_about_and_refused():
     # about the look now stands.
     result = played("bits", 3376, None, lamp=True)
     assert result.placements == result.right == 43, result.problems
+
+
+def test_an_illegal_tile_over_a_cell_once_misread_is_refused():
+    # BITS table 3364 (a lamp): a cell of the print once read black and set
+    # aside; at 143.1 s an illegal black double (under an overhang) went
+    # down over it, both halves read surely black. "The set-aside tile taken
+    # off" explained that cell's change for nothing, the rules' "nothing"
+    # won and the drop was missed. Taken off, it would read as the board,
+    # not black: the double is refused.
+    result = played("bits", 3364, None, lamp=True)
+    assert result.placements == result.right == 45, result.problems
