@@ -689,3 +689,13 @@ def test_an_illegal_tile_over_a_cell_once_misread_is_refused():
     # not black: the double is refused.
     result = played("bits", 3364, None, lamp=True)
     assert result.placements == result.right == 45, result.problems
+
+
+def test_a_spot_searched_for_beside_symbols_lies_on_the_board():
+    # BITS table 3399: the camera knocked at 56 s over a ramp full of tiles
+    # with symbols, no lamp's spot in view. Searched again with the cells
+    # showing print left out, a slope across the bare cells fitted a "spot"
+    # a cell above the top row; taken off, half the ramp read black, a drop
+    # went unjudged and two were missed. A spot must lie on the board.
+    result = played("bits", 3399, None)
+    assert result.placements == result.right == 44, result.problems
