@@ -207,13 +207,13 @@ def read_cells(
             _, marks = cell_features(search, rows, cols, inset)
             marked = marks >= PRINT_MIN
             if marked.any() and np.count_nonzero(~marked) >= rows * cols / 3:
-                again = find_highlight(search, rows, cols, skip=marked)
+                second = find_highlight(search, rows, cols, skip=marked)
                 # ... and it must lie on the board: with the print left out,
                 # a slope across the bare cells fits a "spot" beyond the
                 # grid's edge (simulated BITS 3399 after a knock: one a cell
                 # above the top row, taken off, read half the ramp black).
-                if again is not None and 0 <= again.x <= cols and 0 <= again.y <= rows:
-                    highlight = again
+                if second is not None and 0 <= second.x <= cols and 0 <= second.y <= rows:
+                    highlight = second
     blind = None
     raw = rectified_bgr
     if bounds:
