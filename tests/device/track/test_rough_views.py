@@ -680,17 +680,6 @@ def test_a_wrong_tile_with_one_half_read_surely_is_asked_about_and_refused():
     assert result.placements == result.right == 43, result.problems
 
 
-def test_an_illegal_tile_over_a_cell_once_misread_is_refused():
-    # BITS table 3364 (a lamp): a cell of the print once read black and set
-    # aside; at 143.1 s an illegal black double (under an overhang) went
-    # down over it, both halves read surely black. "The set-aside tile taken
-    # off" explained that cell's change for nothing, the rules' "nothing"
-    # won and the drop was missed. Taken off, it would read as the board,
-    # not black: the double is refused.
-    result = played("bits", 3364, None, lamp=True)
-    assert result.placements == result.right == 45, result.problems
-
-
 def test_a_spot_searched_for_beside_symbols_lies_on_the_board():
     # BITS table 3399: the camera knocked at 56 s over a ramp full of tiles
     # with symbols, no lamp's spot in view. Searched again with the cells
