@@ -688,3 +688,14 @@ def test_a_spot_searched_for_beside_symbols_lies_on_the_board():
     # went unjudged and two were missed. A spot must lie on the board.
     result = played("bits", 3399, None)
     assert result.placements == result.right == 44, result.problems
+
+
+def test_an_illegal_tile_over_a_cell_once_misread_is_refused():
+    # BITS table 3364 (a lamp): a cell of the print once read black and set
+    # aside; at 143.1 s an illegal black double (under an overhang) went
+    # down over it, both halves read surely black. "The set-aside tile taken
+    # off" explained that cell's change for nothing, the rules' "nothing"
+    # won and the drop was missed. Taken off, it would read as the board,
+    # not black: the double is refused.
+    result = played("bits", 3364, None, lamp=True)
+    assert result.placements == result.right == 45, result.problems
