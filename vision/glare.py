@@ -101,6 +101,9 @@ SEEN_SHARE = 0.5
 # free to vary inside their cells (a cell's samples less one, summed): twice
 # the spot's six numbers. Fewer, it is looked for in one channel.
 FREEDOM = 12
+# A spot centred off the board is weighed against one this many cells
+# farther out (see _a_slope_off_the_board).
+OUTWARD = 0.5
 # Hypotheses weighed at once (memory: CHUNK x cells x samples floats).
 CHUNK = 128
 # Samples this bright in any channel are clipped: what they say of the
@@ -278,6 +281,7 @@ def _judged(
     if found is None:
         return None
     spot, share = found
+    seen = usable
     if share < MIN_SHARE:
         # A lens bends the grid's lines into the edge of some cells' sample
         # rings (bright lines on a dark print), and they, not the spot, are
@@ -288,10 +292,13 @@ def _judged(
         left = np.abs(v - _centred(spot.at(ys, xs), usable)).max(axis=-1)
         spread = 1.4826 * float(np.median(left[usable > 0]))
         stray = left > LINE_SPREADS * max(spread, 1.0)
-        again = _spot(values, usable * ~stray, ys, xs, rows, cols)
+        seen = usable * ~stray
+        again = _spot(values, seen, ys, xs, rows, cols)
         if again is None or again[1] < SECOND_SHARE:
             return None
         spot, share = again
+    if _a_slope_off_the_board(values, seen, ys, xs, spot, rows, cols):
+        return None
     peak = spot.peaks.sum(axis=0)
     # A highlight adds light in every channel, enough to matter, and no
     # more than full scale at its centre (more is a slope read as a spot)
@@ -307,6 +314,43 @@ def _judged(
     if _slopes_missing(values, usable, ys, xs, spot, rows, cols):
         return None
     return Highlight(spot.x, spot.y, spot.sigmas, spot.peaks, share)
+
+
+def _a_slope_off_the_board(
+    values: np.ndarray,
+    usable: np.ndarray,
+    ys: np.ndarray,
+    xs: np.ndarray,
+    spot: Highlight,
+    rows: int,
+    cols: int,
+) -> bool:
+    """Whether a spot centred off the board explains less than one centred
+    :data:`OUTWARD` cells farther out would (the best of any radius in
+    :data:`SIGMAS` at either place): the fit would keep moving away, so what
+    it fits is a slope across the board (a lamp's fall-off), not a spot.
+
+    Simulated BITS tracking 3459: a warm lamp came on and its fall-off over
+    the light print fitted a "spot" 0.88 cells below the bottom row, 1.8
+    cells wide, adding 315 levels of red; with its centre off the board no
+    core was there to check it against, and taken off it left the purple
+    tile beneath it black (Lab 0, 0, 0) for the rest of the game. Farther
+    out, ever wider spots explained more (0.54 of what varied there, 0.57
+    half a cell out, 0.58 a cell and a half out). A true spot off the edge
+    explains less as it moves away (read-eval tables 3148, 3170: 0.30 to
+    0.29, 0.89 to 0.87)."""
+    if 0 <= spot.x <= cols and 0 <= spot.y <= rows:
+        return False
+    away = np.array([spot.y - rows / 2, spot.x - cols / 2])
+    away *= OUTWARD / float(np.hypot(*away))
+    here = np.array([spot.y, spot.x])
+    v = _centred(values, usable)
+    sig = np.asarray(SIGMAS)
+    explained = [
+        _best(v, usable, ys, xs, np.repeat(centre[None], len(sig), axis=0), sig)[2]
+        for centre in (here, here + away)
+    ]
+    return explained[1] > explained[0]
 
 
 def _one_channel(

@@ -451,3 +451,22 @@ def test_a_ramp_nearly_all_symbols_is_not_searched_again_for_a_spot():
     assert board is not None
     reading = read_cells(board, 6, 6, load_palette("bits"), look_for_highlight=True)
     assert reading.highlight is None
+
+
+def test_a_lamps_fall_off_fitted_beyond_the_ramp_is_no_spot():
+    # Simulated BITS tracking 3459, as the tracker rectified the ramp when a
+    # warm lamp came on: the ivory print clipped in red and green, a cast
+    # shadow across it, no reflection anywhere. The search's best "spot"
+    # kept moving off the board as it was refined (0.88 cells below the
+    # bottom row, 1.8 cells wide, adding 315 levels of red); its centre off
+    # the board, there was no core to check it against, and taken off it
+    # left the purple tile in the bottom row reading black (Lab 0, 0, 0)
+    # for the rest of the game: a legal drop beside it was refused.
+    import cv2
+
+    board = cv2.imread(str(DATA / "lamp_falloff_below_the_ramp.png"))
+    assert board is not None
+    assert find_highlight(board, 6, 6) is None
+    reading = read_cells(board, 6, 6, load_palette("bits"), look_for_highlight=True)
+    assert reading.highlight is None
+    assert reading.codes[5, 0] == reading.codes[5, 1] == "P"

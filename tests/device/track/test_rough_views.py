@@ -699,3 +699,13 @@ def test_an_illegal_tile_over_a_cell_once_misread_is_refused():
     # not black: the double is refused.
     result = played("bits", 3364, None, lamp=True)
     assert result.placements == result.right == 45, result.problems
+
+
+def test_a_lamps_fall_off_beyond_the_ramp_is_not_taken_off_as_a_highlight():
+    # BITS table 3459: a warm lamp comes on at 68.3 s over the ivory print
+    # and clips it. Its fall-off was fitted as a highlight centred below the
+    # ramp, off the board; taken off, the purple double in the bottom row
+    # read black for the rest of the game, and after the round a legal
+    # purple and red tile beside it was refused as two tiles at once.
+    result = played("bits", 3459, None, lamp=True)
+    assert result.placements == result.right == 43, result.problems
