@@ -604,17 +604,6 @@ class BoardTracker:
         # cell of the dark print once misread as black, charged as unchanged,
         # and "the set-aside tile was taken away" won; the drop was missed).
         moved = np.asarray(changed, bool) & free & held
-        # ... unless it now reads surely as a tile, after a hand's visit (no
-        # tile is put down without one), away from the lamp's core: the old
-        # one taken off would leave the board, not a tile (simulated BITS
-        # 3364: the print once misread black and set aside, then an illegal
-        # black double put down over it, both halves read surely black; "the
-        # old one taken off" cost nothing there, and the drop was missed).
-        # Under the lamp's core a sure reading is the glare's guess (BITS
-        # 2478: the dark print under it; counted there, the rule made five
-        # false placements).
-        tile_now = moved & obs.sure & (obs.codes != empty) & (self._visits != 0) & ~core
-        looked, moved = looked | tile_now, moved & ~tile_now
         gain = gain + np.where(looked, -CHANGED_COST, np.where(moved, 0.0, unchanged))[..., None]
         gain[..., e] = 0.0
         nothing = CHANGED_COST * float(np.count_nonzero(looked)) + FAINT_COST * float(

@@ -690,17 +690,6 @@ def test_a_spot_searched_for_beside_symbols_lies_on_the_board():
     assert result.placements == result.right == 44, result.problems
 
 
-def test_an_illegal_tile_over_a_cell_once_misread_is_refused():
-    # BITS table 3364 (a lamp): a cell of the print once read black and set
-    # aside; at 143.1 s an illegal black double (under an overhang) went
-    # down over it, both halves read surely black. "The set-aside tile taken
-    # off" explained that cell's change for nothing, the rules' "nothing"
-    # won and the drop was missed. Taken off, it would read as the board,
-    # not black: the double is refused.
-    result = played("bits", 3364, None, lamp=True)
-    assert result.placements == result.right == 45, result.problems
-
-
 def test_a_lamps_fall_off_beyond_the_ramp_is_not_taken_off_as_a_highlight():
     # BITS table 3459: a warm lamp comes on at 68.3 s over the ivory print
     # and clips it. Its fall-off was fitted as a highlight centred below the
