@@ -1584,6 +1584,13 @@ class BoardTracker:
                 # resting still over the ramp, read as the print and grey
                 # tiles (simulated BITS 914), not a move. Looked at again.
                 raise NotNow("tiles read gone only unsurely")
+            if self._gone_under_cover(illegal[0], obs, changed):
+                # ... or while the look changed on empty cells away from
+                # them too: a hand held still over the bottom left corner
+                # of the light print for 0.3 s, its skin read as the print
+                # (simulated BITS 3536, a lamp): the two tiles under it
+                # were refused as taken off. Looked at again.
+                raise NotNow("tiles read gone under something")
             return self._act(illegal[0], obs.lab, t, settled=False)
         return self._ask(board, unsure, combos, obs, t)
 
@@ -1949,6 +1956,25 @@ class BoardTracker:
         empty = self.referee.empty
         cells = [(int(r), int(c)) for r, c in verdict.cells]
         return not any(obs.sure[r, c] and obs.codes[r, c] == empty for r, c in cells)
+
+    def _gone_under_cover(
+        self, outcome: Outcome, obs: Observation, changed: np.ndarray | None
+    ) -> bool:
+        """Whether ``outcome`` refuses tiles taken off the board (BITS
+        ``tiles_moved``) while the look also changed on a cell believed and
+        read empty that shares no side with them: a tile taken off changes
+        its own cells (and the shade it cast beside them), nothing farther."""
+        verdict = outcome.verdict
+        if changed is None or verdict is None or verdict.reason != "tiles_moved":
+            return False
+        assert self.known is not None
+        empty = self.referee.empty
+        gone = np.zeros(np.shape(changed), bool)
+        for r, c in verdict.cells:
+            gone[int(r), int(c)] = True
+        was_empty = np.array([[ch == empty for ch in row] for row in self.known], bool)
+        elsewhere = np.asarray(changed, bool) & was_empty & (obs.codes == empty) & ~beside(gone)
+        return bool(elsewhere.any())
 
     @staticmethod
     def _settled(outcomes: list[Outcome], rest: bool = True) -> Outcome | None:

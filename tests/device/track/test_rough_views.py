@@ -698,3 +698,14 @@ def test_a_lamps_fall_off_beyond_the_ramp_is_not_taken_off_as_a_highlight():
     # purple and red tile beside it was refused as two tiles at once.
     result = played("bits", 3459, None, lamp=True)
     assert result.placements == result.right == 43, result.problems
+
+
+def test_tiles_read_gone_under_a_hand_held_still_are_not_refused():
+    # BITS table 3536 (a lamp): at 158 s a hand is held still for 0.3 s
+    # over the bottom left corner of the light print, its skin much the
+    # print's colour under the warm light. The yellow and purple tile under
+    # it read gone and was refused as taken off. The look changed on empty
+    # cells two rows above it as well, which a tile taken off does not do:
+    # a hand, looked at again.
+    result = played("bits", 3536, None, lamp=True)
+    assert result.placements == result.right == 49, result.problems
