@@ -1501,6 +1501,9 @@ class BoardTracker:
                     if self._leans_to(drop, obs):
                         return self._act(self._outcome(drop), obs.lab, t, settled=False)
                     return self._ask_drop(board, drop, obs, t)
+                shone = self._drop_under_the_core(hint)
+                if shone:
+                    return self._ask(board, shone, [], obs, t)
                 log.info("board %s: unclear look after a change of view or light", self.board)
                 self._set_aside(board, unsure)
                 return []
@@ -1857,6 +1860,31 @@ class BoardTracker:
             return False
         cells = set(new_cells(self.known or [], drop, self.referee.empty))
         return bool(cells) and cells == {(int(r), int(c)) for r, c in np.argwhere(hint)}
+
+    def _drop_under_the_core(self, hint: np.ndarray | None) -> dict[Cell, tuple[str, ...]]:
+        """The question what lies on the cells that changed in look across a
+        change of light (``hint``), when they are all under the lamp's core
+        and just the new cells of some drop of the card, and a hand came over
+        the board: each such drop's codes offered, and nothing. The glare
+        there says nothing of the colours (simulated BITS 3552: a lamp came
+        on with its core over a black and yellow double just put down, read
+        grey and pale grey; no drop of the card was open to the reading, the
+        look was set aside and the drop missed)."""
+        if hint is None or not self._visits:
+            return {}
+        assert self.known is not None
+        empty = self.referee.empty
+        looked = {(int(r), int(c)) for r, c in np.argwhere(hint)}
+        if not looked or not looked <= self.shining:
+            return {}
+        asked: dict[Cell, tuple[str, ...]] = {}
+        for rows, _ in self.referee.legal_boards(self.known):
+            cells = new_cells(self.known, rows, empty)
+            if set(cells) != looked or not all(self._believed_empty(cell) for cell in cells):
+                continue
+            for r, c in cells:
+                asked[(r, c)] = tuple(dict.fromkeys([*asked.get((r, c), ()), rows[r][c]]))
+        return {cell: (*codes, empty) for cell, codes in asked.items()}
 
     def _ask_drop(
         self, board: list[str], drop: list[str], obs: Observation, t: float

@@ -709,3 +709,14 @@ def test_tiles_read_gone_under_a_hand_held_still_are_not_refused():
     # a hand, looked at again.
     result = played("bits", 3536, None, lamp=True)
     assert result.placements == result.right == 49, result.problems
+
+
+def test_a_tile_under_a_new_lamps_core_is_asked_about():
+    # BITS table 3552: a lamp comes on at 121.3 s with its core right over
+    # the black and yellow double just put down; under the glare the halves
+    # read grey and pale grey, no drop of the card was open to the reading,
+    # and the look was set aside: the drop was missed. The cells that
+    # changed in look are just the core's and just one drop's, after a
+    # hand's visit: the players are asked what lies there.
+    result = played("bits", 3552, None, lamp=True)
+    assert result.placements == result.right == 48, result.problems
