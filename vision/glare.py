@@ -325,10 +325,12 @@ def _a_slope_off_the_board(
     rows: int,
     cols: int,
 ) -> bool:
-    """Whether a spot centred off the board explains less than one centred
-    :data:`OUTWARD` cells farther out would (the best of any radius in
-    :data:`SIGMAS` at either place): the fit would keep moving away, so what
-    it fits is a slope across the board (a lamp's fall-off), not a spot.
+    """Whether a spot whose refined centre lies more than :data:`MARGIN`
+    off the board (past where the search started from) explains less than
+    one centred :data:`OUTWARD` cells farther out would (the best of any
+    radius in :data:`SIGMAS` at either place): the fit would keep moving
+    away, so what it fits is a slope across the board (a lamp's fall-off),
+    not a spot.
 
     Simulated BITS tracking 3459: a warm lamp came on and its fall-off over
     the light print fitted a "spot" 0.88 cells below the bottom row, 1.8
@@ -338,8 +340,12 @@ def _a_slope_off_the_board(
     out, ever wider spots explained more (0.54 of what varied there, 0.57
     half a cell out, 0.58 a cell and a half out). A true spot off the edge
     explains less as it moves away (read-eval tables 3148, 3170: 0.30 to
-    0.29, 0.89 to 0.87)."""
-    if 0 <= spot.x <= cols and 0 <= spot.y <= rows:
+    0.29, 0.89 to 0.87). Within MARGIN of the edge the lamp's core may lie
+    just off the board, clipped on its edge cells, and a spot a little
+    farther out and wider fits the fall-off the sensor left as well (fresh
+    read table 13103, a true highlight 0.25 cells off the right edge: its
+    better fit refused there, an edge cell read unsure)."""
+    if -MARGIN <= spot.x <= cols + MARGIN and -MARGIN <= spot.y <= rows + MARGIN:
         return False
     away = np.array([spot.y - rows / 2, spot.x - cols / 2])
     away *= OUTWARD / float(np.hypot(*away))
