@@ -1377,8 +1377,15 @@ class BoardTracker:
             drops = self._read_drops(obs)
             drop = self._likeliest(drops, obs)
             doubt = self._doubted_placement(drop, obs)
-            if doubt:
-                return self._ask(board, doubt, [], obs, t)
+            if drop is not None and doubt:
+                # The question is about the drop's cells: the rest of the
+                # board is as the drop has it, not as the look's best
+                # guesses (simulated BITS 3603: just after a knock, a cell
+                # of the print under the glare read black, unsurely, beside
+                # a neutral double asked about; answered, the cell came
+                # along as a black tile and the double was refused as two
+                # tiles at once).
+                return self._ask(drop, doubt, [], obs, t)
             if drop is not None:
                 # what was set aside there is gone
                 self.stale -= set(new_cells(self.known or [], drop, self.referee.empty))
@@ -1415,7 +1422,7 @@ class BoardTracker:
                 fit = next(iter(fits.values()))
                 doubt = self._doubted_placement(list(fit.rows), obs)
                 if doubt:
-                    return self._ask(board, doubt, [], obs, t)
+                    return self._ask(list(fit.rows), doubt, [], obs, t)
                 return self._act(fit, obs.lab, t, settled=True)
             if len(fits) > 1 and self._put_down_somewhere(list(fits.values()), obs):
                 # A tile clearly lies where none was, and the card's tile

@@ -720,3 +720,14 @@ def test_a_tile_under_a_new_lamps_core_is_asked_about():
     # hand's visit: the players are asked what lies there.
     result = played("bits", 3552, None, lamp=True)
     assert result.placements == result.right == 48, result.problems
+
+
+def test_a_question_about_a_tile_leaves_the_rest_of_the_board_as_it_was():
+    # BITS table 3603 (a glare, then a lamp): just after a knock at 69.8 s
+    # a neutral double went down and was asked about; a cell of the print
+    # under the glare beside it read black, not surely, and came along
+    # with the answer as a black tile: the double was refused as two tiles
+    # at once, then two more drops went wrong after it. The question is
+    # about the double's cells; the rest of the board is as it was.
+    result = played("bits", 3603, None, lamp=True)
+    assert result.placements == result.right == 45, result.problems
