@@ -101,8 +101,8 @@ SEEN_SHARE = 0.5
 # free to vary inside their cells (a cell's samples less one, summed): twice
 # the spot's six numbers. Fewer, it is looked for in one channel.
 FREEDOM = 12
-# A spot centred off the board is weighed against one this many cells
-# farther out (see _a_slope_off_the_board).
+# A spot centred more than MARGIN off the board is weighed against one
+# this many cells farther out (see _a_slope_off_the_board).
 OUTWARD = 0.5
 # Hypotheses weighed at once (memory: CHUNK x cells x samples floats).
 CHUNK = 128
