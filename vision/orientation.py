@@ -178,7 +178,8 @@ def _widths(
     (outwards) and how many of them the view covers ``(4,)``."""
     m = lines.shape[1]
     widths, measured = np.full(4, np.nan), np.zeros(4, bool)
-    far = [lines[k, -max(1, int(0.4 * px)) :] for k in range(4) if extent[k] == m]
+    n_far = max(1, int(0.4 * px))
+    far = [lines[k, -n_far:] for k in range(4) if extent[k] == m]
     if not far:
         return widths, measured
     table = np.median(np.concatenate(far), axis=0)
@@ -186,7 +187,14 @@ def _widths(
     # the board just outside the grid on each edge (past the grid's outer line)
     frames = np.array([_frame_colour(lines[k], max(1, px // 8), start, px) for k in range(4)])
     apart = np.linalg.norm(frames - table, axis=1) >= FRAME_CONTRAST
-    shared = np.median(frames[apart], axis=0) if apart.any() else None
+    # One edge alone apart from the table says little of the ramp's
+    # material: it may be the grid's outer line, taken for the frame where
+    # no steady stretch showed (simulated BITS 3638: an ivory ramp on a
+    # white table, three edges like the table, the fourth's "frame" the
+    # line; every other edge measured against the line looked narrow but
+    # the right rail's shadow, named the top surely, and the first tile was
+    # recorded a quarter turn off).
+    shared = np.median(frames[apart], axis=0) if apart.sum() >= 2 else None
     for k in range(4):
         if extent[k] <= start + last_run:
             continue
@@ -203,7 +211,18 @@ def _widths(
                 continue
             frame = shared
         seen = lines[k, start : extent[k]]
-        tablelike = np.linalg.norm(seen - table, axis=1) < np.linalg.norm(seen - frame, axis=1)
+        to_frame = np.linalg.norm(seen - frame, axis=1)
+        tablelike = np.linalg.norm(seen - table, axis=1) < to_frame
+        # The table as this edge sees it farthest out, when that is not the
+        # frame: a shadow band across the table beside one edge is table,
+        # though darker than the table elsewhere and as dark as the frame
+        # in it (simulated BITS 3652: a band over the ramp's left rail and
+        # the table beside it, measured as 2 cells of frame; the wide top
+        # no longer led, and the first tile was recorded a quarter turn
+        # off).
+        own = np.median(lines[k, extent[k] - n_far : extent[k]], axis=0)
+        if np.linalg.norm(own - frame) >= FRAME_CONTRAST:
+            tablelike |= np.linalg.norm(seen - own, axis=1) < to_frame
         board = np.flatnonzero(~tablelike)
         last = start + (int(board.max()) + 1 if board.size else 0)
         measured[k] = extent[k] - last >= last_run

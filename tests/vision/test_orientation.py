@@ -178,3 +178,34 @@ def test_a_wide_grid_line_is_not_taken_for_the_frame():
     assert measured.all()
     np.testing.assert_allclose(widths, [2.4, 0.9, 1.0, 0.9], atol=0.13)
     assert top_edge(widths, measured) == (0, 1.0)
+
+
+def test_a_shadow_band_over_the_table_beside_a_rail_is_table():
+    # A band of shadow over the left rail and the table beyond it, as far
+    # as the view reaches: the table there is darker than elsewhere and
+    # near the rail's own shadowed colour, but it is the table (simulated
+    # BITS 3652: the band was measured as two cells of frame, the top no
+    # longer led, and the first tile was recorded a quarter turn off).
+    image, homography = _framed((2.4, 0.9, 0.7, 0.9), (170, 200, 215), (120, 120, 120))
+    x0 = (300 - 6 * 20) // 2
+    image[:, :x0] = (image[:, :x0] * 0.55).astype(np.uint8)
+    widths, measured = frame_widths(image, homography, 6, 6)
+    assert measured.all()
+    np.testing.assert_allclose(widths, [2.4, 0.9, 0.7, 0.9], atol=0.13)
+    assert top_edge(widths, measured) == (0, 1.0)
+
+
+def test_a_ramp_like_the_table_is_not_measured_against_its_grid_line():
+    # An ivory ramp on a white table: no edge's frame stands apart from the
+    # table but the left one, where a blurred grid line was taken for the
+    # frame. Measured against the line, every other edge looked narrow but
+    # the right, where the rail's shadow falls (simulated BITS 3638: the
+    # right named the top surely, and the first tile was recorded a quarter
+    # turn off). Nothing can be said.
+    image, homography = _framed((2.4, 0.9, 0.7, 0.9), (200, 212, 218), (206, 214, 220))
+    x0 = (300 - 6 * 20) // 2
+    for i, v in enumerate((40, 40, 80, 80, 60, 60, 110, 110, 150, 150, 190, 190)):
+        image[x0 - 20 : x0 + 140, x0 - 1 - i] = v
+    image[x0 - 18 : x0 + 134, x0 + 138 : x0 + 145] = (120, 125, 130)  # the rail's shadow
+    widths, measured = frame_widths(image, homography, 6, 6)
+    assert top_edge(widths, measured)[1] == 0.0
