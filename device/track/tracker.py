@@ -442,6 +442,16 @@ class BoardTracker:
         ]
         whole = self._restless - self._partial(sorted({*self._restless, *fresh}))
         whole -= self._not_expected(whole, fresh, grid)
+        if changed is not None and whole:
+            around = {(r, c) for r, c in self.stale if changed[r, c]} - whole
+            if len(around) > len(whole):
+                # More old tiles changed in look elsewhere than in the pieces:
+                # the view changed, not what lies there (simulated BITS 3669:
+                # a round just over, not swept, the camera knocked; the raised
+                # tiles' looks moved on ten cells, among them an old red
+                # double just where the next card's red double could rest,
+                # recorded as put down).
+                whole = set()
         if self._visits == 0:
             # No hand came over the board since the last look: nothing was
             # put down on the old tiles, whatever their look did (simulated
@@ -639,7 +649,7 @@ class BoardTracker:
             if prior:
                 return prior  # the card's tile or the neutral one: the players say
             if reading < lead - ASK_LEAD:
-                differ = self._differ(rows, obs)
+                differ = self._differ(rows, obs) or self._misplaced(rows, obs, looked)
                 if differ:
                     return differ
             elif reading < lead and self._poorly_read(rows, obs):
@@ -666,12 +676,21 @@ class BoardTracker:
         even = self._even_with_nothing(rows, lead, runner, nothing, looked)
         if even:
             return even  # a tile or nothing, read alike where the look changed: the players say
-        if nothing < lead - PLACED_LEAD and (np.asarray(changed, bool) & free & held).any():
+        if (
+            nothing < lead - PLACED_LEAD
+            and reading > nothing - ASK_LEAD
+            and (np.asarray(changed, bool) & free & held).any()
+        ):
             # Tiles the game does not hold were taken away, and nothing
             # placed explains the look best (an old round swept off a ramp
             # whose print a black tile resembles): the board is as the
             # game has it, not a question about every cell that cannot
-            # tell black from the print.
+            # tell black from the print. Unless the look reads clearly as
+            # something put down where nothing lay (simulated BITS 3655, a
+            # lamp on: a refused neutral tile taken off the top corner and a
+            # yellow and black tile let go there, stopped mid-air, its black
+            # half on a cell believed empty read 20 ΔE nearer black than
+            # the print: taken for the board as it was, and missed).
             return Outcome("rest", tuple(self.known))
         return None
 
@@ -915,6 +934,34 @@ class BoardTracker:
             if obs.sure[r, c] or fit <= obs.min_margin or lost:
                 out[(r, c)] = (read, rows[r][c])
         return out
+
+    def _misplaced(
+        self, rows: list[str], obs: Observation, looked: np.ndarray
+    ) -> dict[Cell, tuple[str, ...]]:
+        """Where the reading that beats ``rows`` by :data:`ASK_LEAD` puts
+        the tile elsewhere: cells whose look changed, read as one of the
+        tile's colours, that ``rows`` leaves empty, while ``rows`` covers
+        cells whose look did not change, read as empty. Each with the code
+        read, then the code ``rows`` gives it; ``{}`` unless both are
+        found. The card's drop one cell below where a black double stopped
+        mid-air (simulated BITS 3643, a lamp on: the two cells that changed
+        read black, unsurely; the drop resting one lower, on a cell read
+        empty whose look had not changed, was recorded, 0.8 short of the
+        lead that judges the reading)."""
+        empty = self.referee.empty
+        cells = new_cells(self.known or [], rows, empty)
+        codes = {rows[r][c] for r, c in cells}
+        left = [
+            (int(r), int(c))
+            for r, c in np.argwhere(looked)
+            if rows[r][c] == empty and str(obs.codes[r, c]) in codes
+        ]
+        covered = [(r, c) for r, c in cells if not looked[r, c] and str(obs.codes[r, c]) == empty]
+        if not left or not covered:
+            return {}
+        out = {(r, c): (str(obs.codes[r, c]), empty) for r, c in left}
+        out.update({(r, c): (empty, rows[r][c]) for r, c in covered})
+        return dict(sorted(out.items()))
 
     def _doubted_placement(
         self, rows: list[str] | None, obs: Observation
@@ -1395,9 +1442,11 @@ class BoardTracker:
             if sure is not None and sure.kind == "rest":
                 drop = self._open_drop(obs, hint)
                 if drop is not None and self._leans_to(drop, obs):
+                    if self._look_spills(drop, obs):
+                        return self._ask_drop(drop, obs, t)
                     return self._act(self._outcome(drop), obs.lab, t, settled=False)
                 if drop is not None and self._changed_just_there(drop, hint):
-                    return self._ask_drop(board, drop, obs, t)
+                    return self._ask_drop(drop, obs, t)
                 if drop is not None:
                     self._recheck |= set(new_cells(self.known or [], drop, self.referee.empty))
                 return self._act(sure, obs.lab, t, settled=False)
@@ -1496,7 +1545,7 @@ class BoardTracker:
                 if drop is not None and self._leans_to(drop, obs):
                     return self._act(self._outcome(drop), obs.lab, t, settled=False)
                 if drop is not None:
-                    return self._ask_drop(board, drop, obs, t)
+                    return self._ask_drop(drop, obs, t)
                 # The look changed just where one drop of the card is open,
                 # while the new light leaves the print in doubt elsewhere
                 # (simulated BITS 3130: a black double put down on the dark
@@ -1507,10 +1556,12 @@ class BoardTracker:
                 if drop is not None and self._changed_just_there(drop, hint):
                     if self._leans_to(drop, obs):
                         return self._act(self._outcome(drop), obs.lab, t, settled=False)
-                    return self._ask_drop(board, drop, obs, t)
+                    return self._ask_drop(drop, obs, t)
                 shone = self._drop_under_the_core(hint)
                 if shone:
-                    return self._ask(board, shone, [], obs, t)
+                    # on the board as the game has it: the question is only
+                    # whether the drop lies under the glare
+                    return self._ask(list(self.known or board), shone, [], obs, t)
                 log.info("board %s: unclear look after a change of view or light", self.board)
                 self._set_aside(board, unsure)
                 return []
@@ -1893,9 +1944,7 @@ class BoardTracker:
                 asked[(r, c)] = tuple(dict.fromkeys([*asked.get((r, c), ()), rows[r][c]]))
         return {cell: (*codes, empty) for cell, codes in asked.items()}
 
-    def _ask_drop(
-        self, board: list[str], drop: list[str], obs: Observation, t: float
-    ) -> list[Event]:
+    def _ask_drop(self, drop: list[str], obs: Observation, t: float) -> list[Event]:
         """The one open drop of the card lies just where the look changed as
         a lamp came on, but its cells do not lean to it (a black double put
         down on the dark print in that moment, one half read nearer the
@@ -1903,8 +1952,10 @@ class BoardTracker:
         Left for the next change, it was missed (the board stays still until
         the next tile, which is then judged against this card)."""
         asked = self._code_or_empty(drop, new_cells(self.known or [], drop, self.referee.empty))
-        combos = [(choice, self._outcome(b)) for choice, b in self._combinations(board, asked)]
-        return self._ask(board, asked, combos, obs, t)
+        # Asked on the drop's board, not the look's best guesses elsewhere
+        # (the doubted placement's reason, simulated BITS 3603).
+        combos = [(choice, self._outcome(b)) for choice, b in self._combinations(drop, asked)]
+        return self._ask(drop, asked, combos, obs, t)
 
     def _leans_to(self, drop: list[str], obs: Observation) -> bool:
         """Whether every cell of ``drop`` looks likelier its code than empty,
@@ -1917,6 +1968,26 @@ class BoardTracker:
             return False  # where something was believed: the reading's, not the card's
         leads = self._leads(drop, obs)
         return bool(leads) and min(leads) > 0 and sum(leads) >= PLACED_LEAD
+
+    def _look_spills(self, drop: list[str], obs: Observation) -> bool:
+        """Whether a cell beside the new cells of ``drop``, believed empty,
+        reads unsurely as one of the drop's codes: the drop's look goes on
+        past its cells, a shadow or a tint over the print rather than a
+        tile (simulated BITS 3650: after a knock, a shadow band across the
+        light print read as grey on four cells of a row; the card's neutral
+        double fitted two of them and was recorded, though nothing had been
+        put down). The players say."""
+        empty = self.referee.empty
+        cells = new_cells(self.known or [], drop, empty)
+        codes = {drop[r][c] for r, c in cells}
+        mask = np.zeros((len(drop), len(drop[0])), bool)
+        for r, c in cells:
+            mask[r, c] = True
+        around = beside(mask) & ~mask
+        return any(
+            not obs.sure[r, c] and str(obs.codes[r, c]) in codes and self._believed_empty((r, c))
+            for r, c in map(tuple, np.argwhere(around))
+        )
 
     def _leads(self, drop: list[str], obs: Observation) -> list[float]:
         """Per new cell of ``drop``: by how much it looks likelier the drop's

@@ -731,3 +731,46 @@ def test_a_question_about_a_tile_leaves_the_rest_of_the_board_as_it_was():
     # about the double's cells; the rest of the board is as it was.
     result = played("bits", 3603, None, lamp=True)
     assert result.placements == result.right == 45, result.problems
+
+
+def test_a_tile_whose_look_spills_onto_empty_cells_beside_it_is_asked_about():
+    # BITS table 3650 (the light print, a shadow band across it): after a
+    # knock at 18 s the band read as grey, not surely, on four cells of a
+    # row believed empty. The card's neutral double fitted two of them
+    # resting on a tile and was recorded, though nothing had been put down.
+    # Its look went on past its cells: the players are asked.
+    result = played("bits", 3650, 8)
+    assert result.placements == result.right == 8, result.problems
+    assert result.unsure >= 1  # asked, not recorded
+
+
+def test_a_tile_stopped_mid_air_is_not_recorded_as_the_drop_below_it():
+    # BITS table 3643 (a lamp): at 144 s a black double is let go at the
+    # top of the first column and stops there, mid-air. Its two cells
+    # changed in look and read black, not surely; the card's drop one cell
+    # lower, resting on a tile, covers a cell read empty whose look had
+    # not changed, and still came out ahead of the reading by a hair: it
+    # was recorded. Where the tile lies is the players' to say.
+    result = played("bits", 3643, None, lamp=True)
+    assert result.placements == result.right == 46, result.problems
+
+
+def test_old_tiles_whose_look_moved_with_the_view_are_not_a_drop():
+    # BITS table 3669: a round just over, its tiles not yet swept, the
+    # camera knocked at 128 s. The raised tiles' looks moved on ten cells,
+    # among them the old red double at the bottom right, just where the
+    # next card's red double could rest: it was recorded as put down. More
+    # old tiles changed in look elsewhere than in that piece: the view
+    # changed, not what lies there.
+    result = played("bits", 3669, None)
+    assert result.placements == result.right == 44, result.problems
+
+
+def test_a_tile_put_down_where_a_refused_one_was_taken_off_is_judged():
+    # BITS table 3655 (a lamp): at 74 s a refused neutral tile is taken off
+    # the top of the first column and a yellow and black tile let go there
+    # stops mid-air. Its black half lies on a cell believed empty and read
+    # clearly nearer black than the print; still, "the refused tile taken
+    # away, nothing put down" was taken, and the illegal drop was missed.
+    result = played("bits", 3655, None, lamp=True)
+    assert result.placements == result.right == 49, result.problems
