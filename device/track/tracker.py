@@ -642,6 +642,9 @@ class BoardTracker:
         if reading < min(lead, nothing) - FREE_LEAD:
             return None  # something the game did not expect: judge the reading
         if lead < nothing - PLACED_LEAD and runner - lead >= TIE_LEAD:
+            hollow = self._only_where_taken(rows, obs, moved)
+            if hollow:
+                return hollow
             blind = self._decided_in_the_dark(ranked[:2], gain, obs) if ranked[1:] else {}
             if blind:
                 return blind  # which way round, or where: the players say
@@ -665,6 +668,17 @@ class BoardTracker:
                 }
                 if surely:
                     return surely
+                # Clearly nearer, every colour read poorly: the card's tile
+                # is not to be taken over it unasked (simulated BITS 3705: a
+                # dark exposure on the slate print, a yellow and blue wrong
+                # tile read unsure yellow and black, 14 ahead of the card's
+                # red and black double put there; recorded as it).
+                other = {
+                    cell: (read, rows[cell[0]][cell[1]])
+                    for cell, read in self._read_as_another(rows, obs)
+                }
+                if other and reading < lead - TIE_LEAD:
+                    return other
             beyond = self._beyond_reach(rows, obs)
             if beyond:
                 return beyond
@@ -934,6 +948,31 @@ class BoardTracker:
             if obs.sure[r, c] or fit <= obs.min_margin or lost:
                 out[(r, c)] = (read, rows[r][c])
         return out
+
+    def _only_where_taken(
+        self, rows: list[str], obs: Observation, moved: np.ndarray
+    ) -> dict[Cell, tuple[str, ...]]:
+        """The question whether the tile of ``rows`` lies there, when its
+        only sign is on cells whose old tile was just taken off (``moved``:
+        believed covered, changed in look; a tile there costs nothing) and
+        its other cells read nearer empty than its codes. Taking a round's
+        tiles off changes their cells' look whatever is put down; a print
+        that reads as a tile's colour there makes the drop (simulated BITS
+        3717, a lamp on: the round swept off the ramp, the dark print under
+        an old blue half read black, surely; the cell beside it read nearer
+        empty, and the next card's black double was recorded there)."""
+        empty = self.referee.empty
+        cells = new_cells(self.known or [], rows, empty)
+        taken = [(r, c) for r, c in cells if moved[r, c]]
+        others = [(r, c) for r, c in cells if not moved[r, c]]
+        if not taken or not others:
+            return {}
+        if any(
+            obs.distance_of(cell, rows[cell[0]][cell[1]]) < obs.distance_of(cell, empty)
+            for cell in others
+        ):
+            return {}
+        return self._code_or_empty(rows, cells)
 
     def _misplaced(
         self, rows: list[str], obs: Observation, looked: np.ndarray

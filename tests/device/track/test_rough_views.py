@@ -774,3 +774,24 @@ def test_a_tile_put_down_where_a_refused_one_was_taken_off_is_judged():
     # away, nothing put down" was taken, and the illegal drop was missed.
     result = played("bits", 3655, None, lamp=True)
     assert result.placements == result.right == 49, result.problems
+
+
+def test_a_wrong_tile_read_poorly_is_not_taken_for_the_cards():
+    # BITS table 3705 (the slate print, a dark exposure): at 6.6 s a yellow
+    # and blue wrong tile goes down; every colour reads poorly (the purple
+    # tile already there reads nearest black), its halves unsure yellow and
+    # black, 14 ahead of the card's red and black double in the same
+    # place, which was recorded. Asked, the players say yellow: refused.
+    result = played("bits", 3705, None, lamp=True)
+    assert result.placements == result.right == 50, result.problems
+
+
+def test_a_drop_seen_only_where_old_tiles_were_taken_off_is_asked_about():
+    # BITS table 3717 (a lamp): at 121 s the round is swept off the ramp.
+    # Under an old blue half the dark print read black, surely; the cell
+    # beside it read nearer empty than black. Taking the old tile off
+    # changed that cell's look, and the next card's black double was
+    # recorded there. Its only sign is where old tiles were taken off: the
+    # players are asked.
+    result = played("bits", 3717, None, lamp=True)
+    assert result.placements == result.right == 47, result.problems
