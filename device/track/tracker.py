@@ -673,7 +673,7 @@ class BoardTracker:
                 # dark exposure on the slate print, a yellow and blue wrong
                 # tile read unsure yellow and black, 14 ahead of the card's
                 # red and black double put there; recorded as it).
-                other = {
+                other: dict[Cell, tuple[str, ...]] = {
                     cell: (read, rows[cell[0]][cell[1]])
                     for cell, read in self._read_as_another(rows, obs)
                 }
