@@ -139,6 +139,27 @@ class Highlight:
             self._drawn[key] = self.at(ys[:, None], xs[None, :]).astype(np.float32)
         return self._drawn[key]
 
+    def alone(self) -> list[Highlight]:
+        """Each width of a glint on a sheen alone (none for a one-width spot).
+
+        The fit sees only what varies inside cells, so a broad width's slope
+        across a cell is small and its level poorly held: a shadow's slope
+        or a lamp's falloff can be read into it, and taking that level off
+        everywhere darkens the whole board (simulated BITS 13394: a sheen
+        2.8 cells wide adding 63 levels read a dark print as black tiles)."""
+        if len(self.sigmas) < 2:
+            return []
+        return [
+            Highlight(self.x, self.y, (sigma,), self.peaks[i : i + 1], self.share)
+            for i, sigma in enumerate(self.sigmas)
+        ]
+
+    def lies_on(self, rows: int, cols: int) -> np.ndarray:
+        """(rows, cols) bool: the cells whose centre it adds MIN_PEAK levels
+        to or more, in some channel."""
+        ys, xs = np.mgrid[0:rows, 0:cols] + 0.5
+        return np.asarray(self.at(ys, xs).max(axis=-1) >= MIN_PEAK)
+
     def at(self, ys: np.ndarray, xs: np.ndarray) -> np.ndarray:
         """Levels added at positions (in cells): shape of ``ys`` + (3,)."""
         d2 = (np.asarray(ys) - self.y) ** 2 + (np.asarray(xs) - self.x) ** 2

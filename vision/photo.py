@@ -169,8 +169,15 @@ def _read_at(
     reading = read(None, fit_palette, look=True)
     if reading.highlight is not None:
         seen = read(None, fit_palette)
-        if CLEARLY * _misfit(seen) < _misfit(reading):
-            reading = seen
+        if _worse_off(reading, seen):
+            # A glint on a sheen may hold a level its broad part never had
+            # (see Highlight.alone): before the spot is given up, each width
+            # is tried alone, and the one that fits best and is not worse
+            # off is taken off (simulated BITS 13394: the glint alone read
+            # every cell right; with its sheen the print read black).
+            alone = [read(part, fit_palette) for part in reading.highlight.alone()]
+            kept = [part for part in alone if not _worse_off(part, seen)]
+            reading = min(kept, key=_misfit) if kept else seen
     if not fit_palette and _unexplained(reading):
         # The light is not what the profile knew (a lamp switched on since):
         # fit the profile's own colours to this photo, and keep whichever
@@ -268,10 +275,27 @@ def _better_beside(there: Reading, here: Reading, palette: Palette) -> bool:
     return doubts <= ours and BESIDE_CLEARLY * misfit < our_misfit
 
 
-def _misfit(reading: Reading) -> float:
-    """How badly a reading's cells fit its palette: their mean distance to
-    the colour each was read as (ΔE-equivalent, penalties included)."""
-    return float(np.mean(reading.distance))
+def _worse_off(taken: Reading, seen: Reading) -> bool:
+    """Whether the colours a spot taken off leaves (``taken``) fit the
+    palette clearly worse (:data:`CLEARLY`) than the colours as seen: over
+    the whole board (the palette is fitted to it all), or over the cells
+    the spot lies on (a spot fitted to what varies in one cell, a bare cell
+    walled in by tiles, no lamp at all: simulated BITS 13150, the cell
+    darkened to a grey tile, one cell of 36 moving the board's mean too
+    little to tell)."""
+    assert taken.highlight is not None
+    on = taken.highlight.lies_on(*taken.codes.shape)
+    return CLEARLY * _misfit(seen) < _misfit(taken) or CLEARLY * _misfit(seen, on) < _misfit(
+        taken, on
+    )
+
+
+def _misfit(reading: Reading, cells: np.ndarray | None = None) -> float:
+    """How badly a reading's cells (``cells`` (rows, cols) bool: those only)
+    fit its palette: their mean distance to the colour each was read as
+    (ΔE-equivalent, penalties included)."""
+    distance = reading.distance if cells is None or not cells.any() else reading.distance[cells]
+    return float(np.mean(distance))
 
 
 def _doubts(reading: Reading, palette: Palette) -> int:

@@ -48,6 +48,25 @@ def test_a_highlight_is_found_where_it_is_and_its_sheen_taken_off():
     assert np.percentile(err[d >= 2.0], 95) <= 3
 
 
+def test_a_spot_lies_on_the_cells_it_adds_a_clear_level_to_and_splits_into_its_widths():
+    from vision.glare import MIN_PEAK, Highlight
+
+    # centred in cell (1, 1), a quarter-cell glint adding 80 levels: a
+    # neighbour's centre, one cell off, gets 80 * exp(-1 / 0.125) = 0.03
+    glint = Highlight(1.5, 1.5, (0.25,), np.array([[80.0, 80.0, 80.0]]), 0.5)
+    assert glint.lies_on(3, 3).tolist() == [[0, 0, 0], [0, 1, 0], [0, 0, 0]]
+    assert glint.alone() == []
+    # with a sheen two cells wide adding 20: the corners' centres, sqrt(2)
+    # off, get 20 * exp(-2 / 8) = 15.6 >= MIN_PEAK (12)
+    both = Highlight(1.5, 1.5, (0.25, 2.0), np.array([[80.0] * 3, [20.0] * 3]), 0.5)
+    assert 20.0 * np.exp(-2 / 8) >= MIN_PEAK
+    assert both.lies_on(3, 3).all()
+    parts = both.alone()
+    assert [p.sigmas for p in parts] == [(0.25,), (2.0,)]
+    ys, xs = np.mgrid[0:3, 0:3] + 0.5
+    assert np.allclose(parts[0].at(ys, xs) + parts[1].at(ys, xs), both.at(ys, xs))
+
+
 def test_a_board_without_a_highlight_is_left_alone():
     # Symbols on every tile, grid lines, noise: variation inside cells that
     # is no highlight. Nothing may be taken off.

@@ -70,6 +70,31 @@ def test_with_a_profile_the_true_grid_beside_wins_on_fewer_doubts_and_no_worse_f
     assert board.found and board.wrong == [], board.wrong
 
 
+def test_a_glint_whose_sheen_reads_the_print_black_is_taken_off_alone():
+    # Simulated table 13394 (the dark slate print, a lamp's glare 0.8 over a
+    # black tile, a shadow's slope across the ramp): the spot fitted as a
+    # glint (0.5 cells) on a sheen (2.8 cells, 63 levels of red) explains
+    # the slope as sheen, and taken off it read the whole print as black
+    # tiles. Given up whole, the glint left the black tile under it grey.
+    # The glint alone reads every cell right, with a profile and without.
+    from tests.vision.simtable import read_sim_table
+
+    board = _read_calibrated(13394)
+    assert board.found and board.wrong == [], board.wrong
+    seen = read_sim_table("bits", 13394, BITS)
+    assert (seen.codes == seen.truth).all(), "\n".join("".join(r) for r in seen.codes)
+
+
+def test_a_spot_fitted_inside_one_cell_walled_in_by_tiles_is_not_taken_off():
+    # Simulated table 13150 (no lamp's glare at all): a bare ivory cell on
+    # the top row, tiles on three sides, their sides shade its edges; a
+    # spot a quarter of a cell wide fitted to its lighter middle. Taken off,
+    # the cell read grey (L 57 where the print is 90): the board's mean
+    # fit hardly moved, the cell's own fit was far worse.
+    board = _read_calibrated(13150)
+    assert board.found and board.wrong == [], board.wrong
+
+
 def test_cells_beyond_what_one_board_can_show_are_doubts():
     # BITS has one grey tile a player (two cells): a row of six grey cells
     # is a rail or a shadow, four cells of it beyond any real board.
