@@ -180,6 +180,7 @@ def _paired(
     order = order[:CANDIDATES]
     floating = int((full & ~_resting(full)).sum())
     sets = [(a,) for a in order] + [(a, b) for i, a in enumerate(order) for b in order[i + 1 :]]
+    tile_code = lookup[np.where(board, np.inf, scores).argmin(axis=-1)]
 
     def cheapest(resting: bool) -> tuple[tuple[int, int], ...] | None:
         found: tuple[float, tuple[tuple[int, int], ...]] | None = None
@@ -187,12 +188,17 @@ def _paired(
             total = float(sum(cost[c] for c in cells))
             if found is not None and total >= found[0]:
                 continue
-            trial = full.copy()
+            trial, g = full.copy(), grey.copy()
             for c in cells:
                 trial[c] = ~trial[c]
+                # a cell made a tile is the tile its colour is nearest: a
+                # grey one is half of the neutral double, and pairs only so
+                # (simulated BITS 13134: an empty cell beside a blue tile
+                # made grey, 18 nearer empty, to pair the blue one)
+                g[c] = bool(trial[c]) and tile_code[c] == NEUTRAL
             if int((trial & ~_resting(trial)).sum()) > floating:
                 continue
-            if _dominoes(trial, grey & trial) if resting else _dominoes(trial, rest=False):
+            if _dominoes(trial, g & trial) if resting else _dominoes(trial, rest=False):
                 found = (total, cells)
         return None if found is None else found[1]
 
@@ -202,7 +208,6 @@ def _paired(
     if flips is None:
         return codes
     out = codes.copy()
-    tile_code = lookup[np.where(board, np.inf, scores).argmin(axis=-1)]
     for c in flips:
         out[c] = empty if full[c] else tile_code[c]
     return out

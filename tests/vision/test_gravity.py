@@ -151,6 +151,25 @@ def test_a_black_starting_tile_read_as_dark_board_under_a_lying_tile_is_found():
     assert np.argwhere(moved).tolist() == [[3, 1], [3, 2]]
 
 
+def test_a_cell_flipped_to_grey_pairs_only_with_grey():
+    # A blue half on the ramp's yellow double needs a partner. The cheapest
+    # flip is the bare cell on its left, but its colour is nearest grey
+    # (grey 5, black 50): the neutral tile is grey on both halves, so that
+    # would be two tiles. Next cheapest is the bare cell on its right as
+    # black (8), which lies with the blue half on the yellow double.
+    codes = grid([".B.", "YY."])
+    entries = (".", "K", "N", "B", "Y")
+    s = np.full((2, 3, 5), 50.0)
+    for k, code in enumerate(entries):
+        s[..., k] = np.where(codes == code, 0.0, 50.0)
+    s[0, 0, 2] = 5.0  # grey
+    s[0, 2, 1] = 8.0  # black
+    s[0, 1, 0] = 10.0  # the blue half as the board
+    out, moved = settled(codes, s, entries)
+    assert ["".join(r) for r in out] == [".BK", "YY."]
+    assert np.argwhere(moved).tolist() == [[0, 2]]
+
+
 def test_a_tile_left_in_mid_air_keeps_the_rest_pairing():
     # A player's illegal drop: R R lying in mid-air, not taken back yet. No
     # cheap flip lets it rest, so the cells only need to pair: the unsure
