@@ -55,6 +55,12 @@ CANDIDATES = 8
 # next (else which tile it is stays unsure).
 MAX_UNSURE = 6
 TILE_MARGIN = 5.0
+# Every round starts with a starting tile: a double without a symbol,
+# dropped on the empty ramp (RULES.md), so a ramp with tiles shows one
+# lying on the bottom row or standing on the bottom edge. Its halves show
+# no print, as the board does; only where the tiles carry symbols (this
+# share of the cells read as tiles show print) does "no print" say so.
+SYMBOL_TILES = 0.5
 
 
 def _resting(full: np.ndarray) -> np.ndarray:
@@ -81,17 +87,24 @@ def _resting(full: np.ndarray) -> np.ndarray:
 
 
 def settled(
-    codes: np.ndarray, scores: np.ndarray, entry_codes: tuple[str, ...], empty: str = "."
+    codes: np.ndarray,
+    scores: np.ndarray,
+    entry_codes: tuple[str, ...],
+    empty: str = ".",
+    bare: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Codes (rows, cols) with lone grey cells and floating near-board cells
     fixed (see the module docstring), and a mask of changes.
 
     ``scores`` (rows, cols, K): each palette entry's distance (Reading.scores);
-    ``entry_codes``: the palette's codes (K,), so the board's entries are known."""
+    ``entry_codes``: the palette's codes (K,), so the board's entries are known;
+    ``bare`` (rows, cols) bool: cells showing no print (see :func:`_starting`)."""
     board = np.array([c == empty for c in entry_codes])
     if not board.any():
         return codes, np.zeros(codes.shape, bool)
     out = _lone_neutrals(codes, scores, entry_codes)
+    if bare is not None:
+        out = _starting(out, scores, entry_codes, board, empty, bare)
     board_score = scores[..., board].min(axis=-1)
     best_score = scores.min(axis=-1)
     # A lone grey cell's colour was wrong whatever it said: where a tile
@@ -106,6 +119,69 @@ def settled(
     out = _paired(out, scores, entry_codes, board, empty)
     out = _decided(out, scores, entry_codes, board, empty)
     return out, out != codes
+
+
+def _bottom_pairs(rows: int, cols: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """Where a tile dropped on the empty ramp rests: standing on the bottom
+    edge, or lying on the bottom row."""
+    bottom = rows - 1
+    standing = [((bottom - 1, c), (bottom, c)) for c in range(cols)]
+    lying = [((bottom, c), (bottom, c + 1)) for c in range(cols - 1)]
+    return standing + lying
+
+
+def _starting(
+    codes: np.ndarray,
+    scores: np.ndarray,
+    entry_codes: tuple[str, ...],
+    board: np.ndarray,
+    empty: str,
+    bare: np.ndarray,
+) -> np.ndarray:
+    """Codes with the round's starting tile found where the reading took it
+    for the board (see SYMBOL_TILES): a ramp with tiles but no bare double
+    at the bottom, where two bare cells there, one or both read as the
+    board, would be one (the board's cells as their nearest tile colour,
+    not the neutral grey, each within FLIP_SLACK), gets the cheapest such
+    pair as that double (simulated BITS
+    13777: a black starting double standing in the corner of the classic
+    near-black print, read as the print). A single photo only: the tracker
+    knows the starting tile from the card."""
+    rows, cols = codes.shape
+    lookup = np.array(entry_codes)
+    tiles = ~board[scores.argmin(axis=-1)]
+    full = np.where(codes == "?", tiles, codes != empty)
+    read_tiles = full & (codes != "?")
+    if not read_tiles.any() or np.mean(~bare[read_tiles]) < SYMBOL_TILES:
+        return codes
+    pairs = _bottom_pairs(rows, cols)
+    for a, b in pairs:
+        if full[a] and full[b] and codes[a] == codes[b] != NEUTRAL and bare[a] and bare[b]:
+            return codes  # seen
+    tile_scores = np.where(board, np.inf, scores)
+    tile_code = lookup[tile_scores.argmin(axis=-1)]
+    cost = np.maximum(tile_scores.min(axis=-1) - scores[..., board].min(axis=-1), 0.0)
+    best: tuple[float, tuple[tuple[int, int], ...]] | None = None
+    # a half read as a tile already keeps its code; a half read as the
+    # board (or unsure) takes its nearest tile colour
+    said = np.where(read_tiles, codes, tile_code)
+    for a, b in pairs:
+        if (read_tiles[a] and read_tiles[b]) or not (bare[a] and bare[b]):
+            continue
+        if said[a] != said[b] or said[a] == NEUTRAL:
+            continue
+        flip = [c for c in (a, b) if not read_tiles[c]]
+        if max(cost[c] for c in flip) > FLIP_SLACK:
+            continue
+        total = float(sum(cost[c] for c in flip))
+        if best is None or total < best[0]:
+            best = (total, tuple(flip))
+    if best is None:
+        return codes
+    out = codes.copy()
+    for c in best[1]:
+        out[c] = said[c]
+    return out
 
 
 def _decided(

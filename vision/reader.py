@@ -84,7 +84,9 @@ class Reading:
     out (ones when shading was off); ``highlight`` the lamp's highlight
     that was taken off first (None: none); ``ridges`` (rows, cols, 4) the
     printed lines on every cell's sides, when a frame of play was read
-    (:func:`vision.lines.side_ridges`; None for a photo).
+    (:func:`vision.lines.side_ridges`; None for a photo); ``printed``
+    (rows, cols) the share of each cell's middle showing print (a tile's
+    symbol; see :func:`vision.cells.cell_features`).
     """
 
     codes: np.ndarray
@@ -99,6 +101,7 @@ class Reading:
     field: np.ndarray
     highlight: Highlight | None = None
     ridges: np.ndarray | None = None
+    printed: np.ndarray | None = None
 
     @property
     def rows(self) -> list[str]:
@@ -346,6 +349,7 @@ def read_cells(
         m.scores,
         np.asarray(field, dtype=np.float64),
         highlight,
+        printed=np.asarray(printed, np.float64),
     )
 
 

@@ -27,12 +27,15 @@ def ruled(
     confidence: np.ndarray,
     scores: np.ndarray,
     entry_codes: tuple[str, ...],
+    bare: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Codes and confidence (rows, cols) of a whole ``game`` board after the
     pieces' own rules; ``scores`` (rows, cols, K) and ``entry_codes`` (K,)
-    from the reading. Other games' boards come back as they were."""
+    from the reading; ``bare`` (rows, cols) bool: cells showing no print
+    (BITS: the round's starting tile carries no symbol). Other games'
+    boards come back as they were."""
     if game == "bits":
-        codes, moved = settled(codes, scores, entry_codes)
+        codes, moved = settled(codes, scores, entry_codes, bare=bare)
     elif game == "lits":
         codes, moved = pieced(codes, scores, entry_codes)
         # A ? is a symbol not read on the board when its best colour is the

@@ -29,6 +29,7 @@ from device.cli import EXIT_NOT_FOUND, EXIT_OK, CliError, print_json
 from device.commands.score import load_cards
 from engine.bits import Board, load_settings, score_board
 from vision.annotate import draw_reading
+from vision.classify import PRINT_MIN
 from vision.draw import draw_grid, draw_miss
 from vision.gridfit import GridFit
 from vision.orientation import gravity_quarters
@@ -185,7 +186,10 @@ def run(args: argparse.Namespace) -> int:
         # are whole tetrominoes coloured by shape on paired symbols.
         lits_board = palette.game == "lits" and (rows, cols) == GAME_GRIDS["lits"]
         rules = "bits" if game_board else "lits" if lits_board else ""
-        codes, conf = ruled(rules, codes, conf, turn(reading.scores, k), reading.palette.codes)
+        bare = None if reading.printed is None else turn(reading.printed < PRINT_MIN, k)
+        codes, conf = ruled(
+            rules, codes, conf, turn(reading.scores, k), reading.palette.codes, bare=bare
+        )
         cells = ["".join(row) for row in codes.tolist()]
         out["corners"] = [
             [round(float(x), 2), round(float(y), 2)] for x, y in turn_corners(photo.fit.corners, k)

@@ -48,6 +48,7 @@ from calibration.wizard import build_profile
 from device.cli import EXIT_OK, CliError, print_json
 from device.evals._data import shared_data_dir
 from device.evals.locate import corner_errors
+from vision.classify import PRINT_MIN
 from vision.orientation import gravity_quarters
 from vision.palette import Palette
 from vision.photo import read_photo
@@ -299,7 +300,12 @@ def sim_board(
     codes = turn(reading.codes, k)
     # as tilewatch read does: the pieces' own rules
     codes, _ = ruled(
-        game, codes, turn(reading.confidence, k), turn(reading.scores, k), reading.palette.codes
+        game,
+        codes,
+        turn(reading.confidence, k),
+        turn(reading.scores, k),
+        reading.palette.codes,
+        bare=None if reading.printed is None else turn(reading.printed < PRINT_MIN, k),
     )
     cells = ["".join(r) for r in codes.tolist()]
     board = compare(name, frame.board, cells, ms, **_tags(frame.conditions))

@@ -213,3 +213,48 @@ def test_unsure_cells_the_dominoes_leave_open_stay_unsure():
     s[3, 2] = (9.0, 6.0, 8.0)
     out, moved = settled(codes, s, CODES)
     assert out[3, 2] == "?"
+
+
+STARTING = (".", "K", "R", "Y")
+
+
+def _starting_scores(codes, dark):
+    """Read cells 1 from their code, 60 from the rest; empty cells 30 from
+    black, and the ``dark`` ones (a black tile taken for the dark print)
+    4 from the board and 9 from black."""
+    s = np.full((*codes.shape, 4), 60.0)
+    for k, code in enumerate(STARTING):
+        s[..., k] = np.where(codes == code, 1.0, 60.0)
+    s[..., 1] = np.where(codes == ".", 30.0, s[..., 1])
+    for cell in dark:
+        s[cell] = (4.0, 9.0, 60.0, 60.0)
+    return s
+
+
+def test_the_rounds_starting_double_read_as_the_board_is_found():
+    # Every round starts with a symbol-less double dropped on the empty
+    # ramp. Here a black one stands in the bottom-left corner of a dark
+    # print and reads as the print (4 from it, 9 from black); the red and
+    # yellow tiles show their symbols. Nothing floats and everything pairs,
+    # so only the missing starting tile says the corner is black.
+    codes = grid(["....", "....", "...Y", ".RRY"])
+    bare = codes == "."
+    out, moved = settled(codes, _starting_scores(codes, [(2, 0), (3, 0)]), STARTING, bare=bare)
+    assert ["".join(r) for r in out] == ["....", "....", "K..Y", "KRRY"]
+    assert np.argwhere(moved).tolist() == [[2, 0], [3, 0]]
+
+
+def test_a_starting_double_seen_leaves_the_bottom_alone():
+    # the black starting double read right (bare), and a bare corner on the
+    # right as dark as black: nothing to find
+    codes = grid(["....", "....", "K...", "KRR."])
+    bare = (codes == ".") | (codes == "K")
+    out, moved = settled(codes, _starting_scores(codes, [(2, 3), (3, 3)]), STARTING, bare=bare)
+    assert not moved.any()
+
+
+def test_without_symbols_on_the_tiles_no_print_says_nothing():
+    codes = grid(["....", "....", "...Y", ".RRY"])
+    bare = np.ones(codes.shape, bool)
+    out, moved = settled(codes, _starting_scores(codes, [(2, 0), (3, 0)]), STARTING, bare=bare)
+    assert not moved.any()

@@ -95,6 +95,17 @@ def test_a_spot_fitted_inside_one_cell_walled_in_by_tiles_is_not_taken_off():
     assert board.found and board.wrong == [], board.wrong
 
 
+def test_the_rounds_starting_double_on_the_dark_print_is_found_by_the_rules():
+    # Simulated table 13777 (the classic near-black print): the round's
+    # black starting double, which carries no symbol, stands in the
+    # bottom-left corner. Its upper half read as the print, and its lower
+    # half, left alone, was flipped to the print too, to pair the tiles.
+    # Every other tile shows its symbol, so a ramp with tiles and no bare
+    # double at the bottom is missing its starting tile.
+    board = _read_calibrated(13777)
+    assert board.found and board.wrong == [], board.wrong
+
+
 def test_cells_beyond_what_one_board_can_show_are_doubts():
     # BITS has one grey tile a player (two cells): a row of six grey cells
     # is a rail or a shadow, four cells of it beyond any real board.
