@@ -250,6 +250,7 @@ def test_a_starting_double_seen_leaves_the_bottom_alone():
     codes = grid(["....", "....", "K...", "KRR."])
     bare = (codes == ".") | (codes == "K")
     out, moved = settled(codes, _starting_scores(codes, [(2, 3), (3, 3)]), STARTING, bare=bare)
+    assert ["".join(r) for r in out] == ["....", "....", "K...", "KRR."]
     assert not moved.any()
 
 
@@ -257,4 +258,5 @@ def test_without_symbols_on_the_tiles_no_print_says_nothing():
     codes = grid(["....", "....", "...Y", ".RRY"])
     bare = np.ones(codes.shape, bool)
     out, moved = settled(codes, _starting_scores(codes, [(2, 0), (3, 0)]), STARTING, bare=bare)
+    assert ["".join(r) for r in out] == ["....", "....", "...Y", ".RRY"]
     assert not moved.any()
