@@ -121,6 +121,17 @@ def settled(
     return out, out != codes
 
 
+def _filled(codes: np.ndarray, scores: np.ndarray, board: np.ndarray, empty: str) -> np.ndarray:
+    """Cells (rows, cols) bool holding a tile: read as one, or unsure with a
+    tile colour nearest."""
+    return np.asarray(np.where(codes == "?", ~board[scores.argmin(axis=-1)], codes != empty))
+
+
+def _tile_codes(scores: np.ndarray, board: np.ndarray, lookup: np.ndarray) -> np.ndarray:
+    """Each cell's nearest tile colour (rows, cols), whatever it was read as."""
+    return np.asarray(lookup[np.where(board, np.inf, scores).argmin(axis=-1)])
+
+
 def _bottom_pairs(rows: int, cols: int) -> list[tuple[tuple[int, int], tuple[int, int]]]:
     """Where a tile dropped on the empty ramp rests: standing on the bottom
     edge, or lying on the bottom row."""
@@ -143,14 +154,12 @@ def _starting(
     at the bottom, where two bare cells there, one or both read as the
     board, would be one (the board's cells as their nearest tile colour,
     not the neutral grey, each within FLIP_SLACK), gets the cheapest such
-    pair as that double (simulated BITS
-    13777: a black starting double standing in the corner of the classic
-    near-black print, read as the print). A single photo only: the tracker
-    knows the starting tile from the card."""
+    pair as that double (simulated BITS 13777: a black starting double
+    standing in the corner of the classic near-black print, read as the
+    print). A single photo only: the tracker knows the starting tile from
+    the card."""
     rows, cols = codes.shape
-    lookup = np.array(entry_codes)
-    tiles = ~board[scores.argmin(axis=-1)]
-    full = np.where(codes == "?", tiles, codes != empty)
+    full = _filled(codes, scores, board, empty)
     read_tiles = full & (codes != "?")
     if not read_tiles.any() or np.mean(~bare[read_tiles]) < SYMBOL_TILES:
         return codes
@@ -158,9 +167,8 @@ def _starting(
     for a, b in pairs:
         if full[a] and full[b] and codes[a] == codes[b] != NEUTRAL and bare[a] and bare[b]:
             return codes  # seen
-    tile_scores = np.where(board, np.inf, scores)
-    tile_code = lookup[tile_scores.argmin(axis=-1)]
-    cost = np.maximum(tile_scores.min(axis=-1) - scores[..., board].min(axis=-1), 0.0)
+    tile_code = _tile_codes(scores, board, np.array(entry_codes))
+    cost = np.maximum(scores[..., ~board].min(axis=-1) - scores[..., board].min(axis=-1), 0.0)
     best: tuple[float, tuple[tuple[int, int], ...]] | None = None
     # a half read as a tile already keeps its code; a half read as the
     # board (or unsure) takes its nearest tile colour
@@ -243,7 +251,7 @@ def _paired(
     still have to pair. An unsure cell counts as whatever its best entry is."""
     lookup = np.array(entry_codes)
     best = scores.argmin(axis=-1)
-    full = np.where(codes == "?", ~board[best], codes != empty)
+    full = _filled(codes, scores, board, empty)
     grey = np.where(codes == "?", lookup[best] == NEUTRAL, codes == NEUTRAL)
     if _dominoes(full, grey):
         return codes
@@ -256,7 +264,7 @@ def _paired(
     order = order[:CANDIDATES]
     floating = int((full & ~_resting(full)).sum())
     sets = [(a,) for a in order] + [(a, b) for i, a in enumerate(order) for b in order[i + 1 :]]
-    tile_code = lookup[np.where(board, np.inf, scores).argmin(axis=-1)]
+    tile_code = _tile_codes(scores, board, lookup)
 
     def cheapest(resting: bool) -> tuple[tuple[int, int], ...] | None:
         found: tuple[float, tuple[tuple[int, int], ...]] | None = None
