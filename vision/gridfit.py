@@ -4,6 +4,8 @@
 >>> fit = GridFit.from_corners([[0, 0], [60, 0], [60, 60], [0, 60]], rows=6, cols=6)
 >>> fit.cell_at(35, 5)
 (0, 3)
+>>> fit.cells_from([[10, 0], [70, 0], [70, 60], [10, 60]])  # a cell to the right
+1.0
 >>> print(fit)
 GridFit 6x6 manual quality 1.00 corners (0.0, 0.0) (60.0, 0.0) (60.0, 60.0) (0.0, 60.0)
 """
@@ -56,6 +58,17 @@ class GridFit:
         if 0 <= u < self.cols and 0 <= v < self.rows:
             return int(v), int(u)
         return None
+
+    def cells_from(self, corners: ArrayLike) -> float:
+        """How far, in this grid's cells, the farthest of another grid's four
+        outer ``corners`` (image pixels) lies from the nearest of this one's,
+        whatever the corners' names (a grid turned a quarter is the same
+        place). Under half a cell: no placement a whole cell off is nearer."""
+        c = np.asarray(corners, np.float64).reshape(4, 2)
+        moved = apply_homography(self.homography, c)
+        own = np.array([[0, 0], [self.cols, 0], [self.cols, self.rows], [0, self.rows]], float)
+        gaps = np.linalg.norm(moved[:, None, :] - own[None, :, :], axis=2)
+        return float(gaps.min(axis=1).max())
 
     def side_px(self) -> float:
         """Mean length of the grid's four sides in image pixels."""

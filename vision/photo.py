@@ -24,6 +24,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from vision.classify import SENSOR_BLACK_L
 from vision.glare import Highlight
 from vision.gridfit import GridFit
 from vision.locate import CONVINCING, beside, locate_grid
@@ -55,6 +56,10 @@ BESIDE_CLEARLY = 1.5
 # and 0.40.
 SETTLE_CONFIDENCE = 0.9
 SETTLED_CONFIDENCE = 0.5
+# A placement whose every corner lies within this many of its cells of
+# where calibration saw the grid is the one it saw: no placement a whole
+# cell off can be nearer.
+AT_HOME = 0.5
 
 
 @dataclass(frozen=True)
@@ -93,6 +98,7 @@ def read_photo(
     gains: np.ndarray | None = None,
     fit_palette: bool = True,
     steps: bool = True,
+    seen: Sequence[Sequence[float]] | np.ndarray | None = None,
 ) -> PhotoReading | None:
     """Read the ``rows`` x ``cols`` grid in ``image`` (BGR uint8); ``None`` if no grid.
 
@@ -105,7 +111,10 @@ def read_photo(
     read; frames of play are read without, see :func:`vision.cells.cell_features`).
     A grid the search found that does not convince is read one cell to each
     side too (:func:`vision.locate.beside`), and the reading that fits the
-    palette clearly better, with no more doubts, is kept. With a profile's
+    palette clearly better, with no more doubts, is kept. ``seen``: the
+    corners where calibration saw the grid (a profile's); of the grid found
+    and those beside it, the one at that place (within half a cell) is the
+    one the others must read clearly better than. With a profile's
     palette, cells it leaves unsure are then read with its colours fitted
     to this photo (:func:`_settle_unsure`)."""
     # A grid the search found (here, or a profile's search) may be a cell
@@ -123,16 +132,25 @@ def read_photo(
         if found is None:
             return None
         grid = found
-    out = _read_at(image, grid, palette, gains, fit_palette, steps)
     if searched and grid.quality < CONVINCING:
         # Lines that do not convince may belong to a placement one cell off
         # (a ramp's rail taken for a row): of the grids beside it that the
         # lines support nearly as well, one whose cells read clearly as the
-        # game's colours, and no less surely, is the board.
-        for other in beside(image, grid):
+        # game's colours, and no less surely, is the board. Where the
+        # profile saw the grid, that placement is the one to beat: most
+        # nights the camera has not moved, and a knock that moves it by
+        # just one cell's pitch is rarer than lines as good a cell off
+        # (simulated BITS 13739: black tiles down the edge on the slate
+        # print, the grid found a column off read closer to the palette).
+        places = [grid, *beside(image, grid)]
+        home = _at_home(places, seen)
+        out = _read_at(image, places[home], palette, gains, fit_palette, steps)
+        for other in places[:home] + places[home + 1 :]:
             there = _read_at(image, other, palette, gains, fit_palette, steps)
             if _better_beside(there.reading, out.reading, palette):
                 out = there
+    else:
+        out = _read_at(image, grid, palette, gains, fit_palette, steps)
     if not fit_palette and out.reading.unsure():
         # Settled only once the grid is chosen: cells filled in by a fit
         # would make a grid a cell off look as sure as the board (6023).
@@ -261,6 +279,17 @@ def _settle_unsure(
     return replace(photo, reading=settled)
 
 
+def _at_home(places: Sequence[GridFit], seen: Sequence[Sequence[float]] | np.ndarray | None) -> int:
+    """The index of the placement within :data:`AT_HOME` cells of the
+    corners calibration ``seen`` (the nearest, if more than one), else 0
+    (the grid found)."""
+    if seen is None:
+        return 0
+    gaps = [place.cells_from(seen) for place in places]
+    nearest = int(np.argmin(gaps))
+    return nearest if gaps[nearest] < AT_HOME else 0
+
+
 def _better_beside(there: Reading, here: Reading, palette: Palette) -> bool:
     """Whether the reading of a grid one cell off (``there``) is the board
     rather than ``here``: its cells fit the palette clearly better
@@ -285,9 +314,22 @@ def _worse_off(taken: Reading, seen: Reading) -> bool:
     little to tell)."""
     assert taken.highlight is not None
     on = taken.highlight.lies_on(*taken.codes.shape)
+    if _blacked(taken, seen):
+        return True
     return CLEARLY * _misfit(seen) < _misfit(taken) or CLEARLY * _misfit(seen, on) < _misfit(
         taken, on
     )
+
+
+def _blacked(taken: Reading, seen: Reading) -> bool:
+    """Whether a spot taken off leaves a cell at the sensor's black that the
+    photo shows lighter: a lamp cannot have added more light than the cell
+    sent the camera, so the spot is not the lamp's (simulated BITS 14356,
+    ivory ramp, a glint in the middle: fitted with a sheen adding 150 to 230
+    levels over three cells, nineteen cells taken to black; a profile's
+    colours fitted to what was left read that as a board of black and
+    empty cells, each as sure as the rest)."""
+    return bool(np.any((taken.lab[..., 0] < SENSOR_BLACK_L) & (seen.lab[..., 0] >= SENSOR_BLACK_L)))
 
 
 def _misfit(reading: Reading, cells: np.ndarray | None = None) -> float:

@@ -171,6 +171,7 @@ def run(args: argparse.Namespace) -> int:
         gains=None if profile is None else profile.gains,
         # a profile that never saw the board's print cannot read it: fitted, as without one
         fit_palette=profile is None or not profile.knows_board,
+        seen=None if profile is None else profile.corners,
     )
     fit = None if photo is None else photo.fit
     out = result(fit, args.game, rows, cols)

@@ -291,6 +291,7 @@ def sim_board(
         gains=None if profile is None else profile.gains,
         # a profile that never saw the board's print cannot read it: fitted, as without one
         fit_palette=profile is None or not profile.knows_board,
+        seen=None if profile is None else profile.corners,
     )
     if photo is None:
         return Board(name, False, tags=_tags(frame.conditions))

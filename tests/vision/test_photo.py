@@ -7,7 +7,8 @@ import numpy as np
 from calibration.palette import load_palette
 from device.evals.read import still_frames
 from tests.vision.synth import Light, render_board
-from vision.photo import SETTLED_CONFIDENCE, _doubts, _read_at, read_photo
+from vision.gridfit import GridFit
+from vision.photo import SETTLED_CONFIDENCE, _at_home, _doubts, _read_at, read_photo
 from vision.reader import read_cells
 
 BITS = load_palette("bits")
@@ -93,6 +94,47 @@ def test_a_spot_fitted_inside_one_cell_walled_in_by_tiles_is_not_taken_off():
     # fit hardly moved, the cell's own fit was far worse.
     board = _read_calibrated(13150)
     assert board.found and board.wrong == [], board.wrong
+
+
+def test_with_a_profile_the_grid_where_calibration_saw_it_is_the_one_to_beat():
+    # Simulated table 13739 (the slate print, black tiles down the left
+    # edge, a lamp's glare 0.6): the camera was not knocked between
+    # calibration and this frame (the profile's corners lie 0.2 cells from
+    # the truth). The search's best lines (0.65 of segments) lie a column
+    # to the right, where the black column is taken for the print and the
+    # cells fit the profile's colours better (6.0 against 8.0 ΔE), but not
+    # 1.5 times better: read from where calibration saw it, the true grid
+    # holds.
+    board = _read_calibrated(13739)
+    assert board.found and board.wrong == [], board.wrong
+
+
+def test_the_grid_where_calibration_saw_it_is_the_placement_within_half_a_cell():
+    def moved(dx, dy):  # CORNERS shifted by (dx, dy) cells of 40 px
+        return np.add(CORNERS, (40.0 * dx, 40.0 * dy))
+
+    found = GridFit.from_corners(moved(1, 0), 6, 6, 0.65, "search")
+    left = GridFit.from_corners(CORNERS, 6, 6, 0.62, "search")
+    knocked = moved(0.3, -0.2)  # a small knock
+    assert _at_home([found, left], knocked) == 1
+    assert _at_home([found, left], moved(0.5, 0)) == 0  # halfway: the grid found
+    assert _at_home([found, left], moved(-2, 0)) == 0  # far off
+    assert _at_home([found, left], None) == 0  # no profile: the grid found
+    turned = np.roll(knocked, 1, axis=0)  # the same place, its corners named from another
+    assert _at_home([found, left], turned) == 1
+
+
+def test_a_spot_that_would_take_cells_to_the_sensors_black_is_not_the_lamps():
+    # Simulated table 14356 (ivory ramp, a lamp's glint in the middle of a
+    # full board): the spot was fitted as that glint on a sheen adding 150
+    # to 230 levels over three cells; taken off, nineteen cells went to
+    # black, and the profile's colours fitted to what was left read 30
+    # cells wrong. No lamp adds more light than a cell sent: the glint
+    # alone is taken off, and only the two cells under its clipped core
+    # may read grey.
+    board = _read_calibrated(14356)
+    assert board.found
+    assert {(r, c) for r, c, _, _ in board.wrong} <= {(3, 2), (4, 2)}, board.wrong
 
 
 def test_the_rounds_starting_double_on_the_dark_print_is_found_by_the_rules():
