@@ -260,3 +260,21 @@ def test_without_symbols_on_the_tiles_no_print_says_nothing():
     out, moved = settled(codes, _starting_scores(codes, [(2, 0), (3, 0)]), STARTING, bare=bare)
     assert ["".join(r) for r in out] == ["....", "....", "...Y", ".RRY"]
     assert not moved.any()
+
+
+def test_the_starting_double_is_not_charged_for_showing_no_symbol():
+    # The scores charge a bare cell BARE_PENALTY (10) on tile colours that
+    # can pass for the print; the starting tile is such a tile. Its upper
+    # half here: 4 from the board, 30 from black (20 of colour, 10 of that
+    # charge): 26 worse, beyond FLIP_SLACK (20) but not once the charge is
+    # forgiven (16). A half 31 worse (21 of colour) is still left alone.
+    codes = grid(["....", "....", "...Y", "KRRY"])
+    bare = (codes == ".") | (codes == "K")
+    s = _starting_scores(codes, [])
+    s[2, 0] = (4.0, 30.0, 60.0, 60.0)
+    out, moved = settled(codes, s, STARTING, bare=bare)
+    assert ["".join(r) for r in out] == ["....", "....", "K..Y", "KRRY"]
+    assert np.argwhere(moved).tolist() == [[2, 0]]
+    s[2, 0] = (4.0, 35.0, 60.0, 60.0)
+    out, _ = settled(codes, s, STARTING, bare=bare)
+    assert out[2, 0] != "K"

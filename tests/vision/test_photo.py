@@ -148,6 +148,16 @@ def test_the_rounds_starting_double_on_the_dark_print_is_found_by_the_rules():
     assert board.found and board.wrong == [], board.wrong
 
 
+def test_a_starting_double_charged_for_its_missing_symbol_is_still_found():
+    # Simulated table 14245 (the classic print again): the black starting
+    # double stands in the bottom row's third column. Its upper half read
+    # as the print, black 26 worse: 10 of it the charge a bare cell pays
+    # on a colour that can pass for the print, which the starting tile,
+    # bare by the rules, does not owe.
+    board = _read_calibrated(14245)
+    assert board.found and board.wrong == [], board.wrong
+
+
 def test_cells_beyond_what_one_board_can_show_are_doubts():
     # BITS has one grey tile a player (two cells): a row of six grey cells
     # is a rail or a shadow, four cells of it beyond any real board.
