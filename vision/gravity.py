@@ -158,17 +158,22 @@ def _starting(
     not the neutral grey, each within FLIP_SLACK), gets the cheapest such
     pair as that double (simulated BITS 13777: a black starting double
     standing in the corner of the classic near-black print, read as the
-    print). A single photo only: the tracker knows the starting tile from
-    the card."""
+    print). Where it is seen, other bare cells read as tiles are looked at
+    (:func:`_printed_others`). A single photo only: the tracker knows the
+    starting tile from the card."""
     rows, cols = codes.shape
     full = _filled(codes, scores, board, empty)
     read_tiles = full & (codes != "?")
     if not read_tiles.any() or np.mean(~bare[read_tiles]) < SYMBOL_TILES:
         return codes
     pairs = _bottom_pairs(rows, cols)
-    for a, b in pairs:
-        if full[a] and full[b] and codes[a] == codes[b] != NEUTRAL and bare[a] and bare[b]:
-            return codes  # seen
+    seen = [
+        (a, b)
+        for a, b in pairs
+        if full[a] and full[b] and codes[a] == codes[b] != NEUTRAL and bare[a] and bare[b]
+    ]
+    if seen:
+        return _printed_others(codes, scores, board, empty, bare & read_tiles, seen)
     tile_code = _tile_codes(scores, board, np.array(entry_codes))
     cost = np.maximum(scores[..., ~board].min(axis=-1) - scores[..., board].min(axis=-1), 0.0)
     best: tuple[float, tuple[tuple[int, int], ...]] | None = None
@@ -198,6 +203,34 @@ def _starting(
     for c in best[1]:
         out[c] = said[c]
     return out
+
+
+def _printed_others(
+    codes: np.ndarray,
+    scores: np.ndarray,
+    board: np.ndarray,
+    empty: str,
+    bare_tiles: np.ndarray,
+    seen: list[tuple[tuple[int, int], tuple[int, int]]],
+) -> np.ndarray:
+    """Codes with the bare cells read as tiles beyond the round's starting
+    double read as the board, where that is within FLIP_SLACK: a round has
+    one starting tile, and every other tile shows a symbol. ``seen``: the
+    bare doubles at the bottom that could be it; those no flip could make
+    the board are it, else every one is kept (simulated BITS 14110, the
+    classic print: the yellow starting double lying in the bottom-left
+    corner, and a hole one cell wide and two deep under a purple tile's
+    overhang, its lines hidden, read as a bare black double standing on
+    the bottom edge)."""
+    cost = scores[..., board].min(axis=-1) - scores[..., ~board].min(axis=-1)
+    sure = [(a, b) for a, b in seen if min(cost[a], cost[b]) > FLIP_SLACK]
+    others = bare_tiles.copy()
+    for a, b in sure or seen:
+        others[a] = others[b] = False
+    if not others.any():
+        return codes
+    flip = others & (cost <= FLIP_SLACK) & (codes != NEUTRAL)
+    return np.where(flip, empty, codes)
 
 
 def _decided(

@@ -278,3 +278,25 @@ def test_the_starting_double_is_not_charged_for_showing_no_symbol():
     s[2, 0] = (4.0, 35.0, 60.0, 60.0)
     out, _ = settled(codes, s, STARTING, bare=bare)
     assert out[2, 0] != "K"
+
+
+def test_bare_cells_beyond_the_starting_double_are_the_print():
+    # The red starting double lies on the bottom row, bare, nowhere near the
+    # print's colour; the red and yellow tiles above show their symbols. A
+    # hole one cell wide and two deep, its printed lines hidden by the tiles
+    # around it, reads as a bare black double standing on the bottom edge
+    # (4 from black, 9 from the board). A round has one starting tile, and
+    # every other tile shows a symbol: the hole is the board.
+    codes = grid(["....", "RR..", "YYK.", "RRK."])
+    bare = (codes == ".") | (codes == "K")
+    bare[3, 0] = bare[3, 1] = True
+    s = _starting_scores(codes, [])
+    s[2, 2] = s[3, 2] = (9.0, 4.0, 60.0, 60.0)
+    out, moved = settled(codes, s, STARTING, bare=bare)
+    assert ["".join(r) for r in out] == ["....", "RR..", "YY..", "RR.."]
+    assert np.argwhere(moved).tolist() == [[2, 2], [3, 2]]
+    # Two bare doubles at the bottom that could each be the print: which is
+    # the starting tile is not known, so both stay.
+    s[3, 0] = s[3, 1] = (9.0, 60.0, 4.0, 60.0)
+    out, moved = settled(codes, s, STARTING, bare=bare)
+    assert not moved.any()

@@ -158,6 +158,16 @@ def test_a_starting_double_charged_for_its_missing_symbol_is_still_found():
     assert board.found and board.wrong == [], board.wrong
 
 
+def test_a_hole_read_as_a_second_bare_double_is_the_print():
+    # Simulated table 14110 (the classic print): the yellow starting double
+    # lies in the bottom-left corner; a hole one cell wide and two deep
+    # under a purple tile's overhang, its lines hidden, read as a bare
+    # black double standing on the bottom edge. Only the starting tile is
+    # bare.
+    board = _read_calibrated(14110)
+    assert board.found and board.wrong == [], board.wrong
+
+
 def test_cells_beyond_what_one_board_can_show_are_doubts():
     # BITS has one grey tile a player (two cells): a row of six grey cells
     # is a rail or a shadow, four cells of it beyond any real board.
