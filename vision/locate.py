@@ -242,6 +242,18 @@ def beside(image: np.ndarray, fit: GridFit, slack: float = BESIDE_SLACK) -> list
     return sorted(out, key=lambda f: -f.quality)
 
 
+def refined_at(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> GridFit | None:
+    """The lattice refined from four given corners (UL UR LR LL, any
+    naming), whatever its quality: where a grid was seen before, for the
+    caller to weigh (:func:`vision.photo.read_photo`); ``None`` if the
+    refinement fails."""
+    image = as_bgr_or_gray(image)
+    pyramid = lattice.Pyramid(image)
+    start = homography_from_corners(np.asarray(corners, np.float64), rows, cols)
+    found = _refine_best(pyramid, [start], rows, cols)
+    return None if found is None else _as_fit(image, pyramid, found, rows, cols)
+
+
 def search_copy(image: np.ndarray) -> np.ndarray:
     """The brightness (:func:`brightness`) of ``image`` on a copy no larger than
     ``SEARCH_SIDE``, where outlines and edges are searched."""

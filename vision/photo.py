@@ -27,7 +27,7 @@ import numpy as np
 from vision.classify import SENSOR_BLACK_L
 from vision.glare import Highlight
 from vision.gridfit import GridFit
-from vision.locate import CONVINCING, beside, locate_grid
+from vision.locate import CONVINCING, beside, locate_grid, refined_at
 from vision.palette import Palette
 from vision.reader import Reading, read_cells, rectify_around
 
@@ -114,7 +114,8 @@ def read_photo(
     palette clearly better, with no more doubts, is kept. ``seen``: the
     corners where calibration saw the grid (a profile's); of the grid found
     and those beside it, the one at that place (within half a cell) is the
-    one the others must read clearly better than. With a profile's
+    one the others must read clearly better than; when none is there, the
+    grid refined from there is read too. With a profile's
     palette, cells it leaves unsure are then read with its colours fitted
     to this photo (:func:`_settle_unsure`)."""
     # A grid the search found (here, or a profile's search) may be a cell
@@ -144,6 +145,16 @@ def read_photo(
         # print, the grid found a column off read closer to the palette).
         places = [grid, *beside(image, grid)]
         home = _at_home(places, seen)
+        if seen is not None and home == 0 and grid.cells_from(seen) >= AT_HOME:
+            # None is where calibration saw the grid: its lines there may
+            # be too faint to compete (simulated BITS 14420, the ivory
+            # print at a slant, 0.24 of segments), so that placement,
+            # refined from there, is read too, and must read clearly
+            # better like any other: a knocked camera's old place holds no
+            # grid (14307, 14534, when it was the one to beat).
+            refined = refined_at(image, np.asarray(seen, np.float64), grid.rows, grid.cols)
+            if refined is not None:
+                places.append(refined)
         out = _read_at(image, places[home], palette, gains, fit_palette, steps)
         for other in places[:home] + places[home + 1 :]:
             there = _read_at(image, other, palette, gains, fit_palette, steps)
