@@ -324,9 +324,9 @@ def _worse_off(taken: Reading, seen: Reading) -> bool:
     darkened to a grey tile, one cell of 36 moving the board's mean too
     little to tell)."""
     assert taken.highlight is not None
-    on = taken.highlight.lies_on(*taken.codes.shape)
     if _blacked(taken, seen):
         return True
+    on = taken.highlight.lies_on(*taken.codes.shape)
     return CLEARLY * _misfit(seen) < _misfit(taken) or CLEARLY * _misfit(seen, on) < _misfit(
         taken, on
     )
