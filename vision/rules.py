@@ -13,8 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from engine.lits.pieces import LETTERS
+from vision.classify import PRINT_MIN
 from vision.gravity import settled
 from vision.halfturn import paired
+from vision.reader import Reading
 from vision.tetrominoes import pieced
 
 # A cell the rules changed is no surer than this.
@@ -48,3 +50,24 @@ def ruled(
     else:
         return codes, confidence
     return codes, np.where(moved, np.minimum(confidence, RULED_CONFIDENCE), confidence)
+
+
+def ruled_reading(game: str, reading: Reading, quarter_turns: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`ruled` on a reading turned clockwise ``quarter_turns`` times
+    (the right way up): its codes, confidence and scores, and as bare the
+    cells whose middle shows less print than a symbol's
+    (:data:`vision.classify.PRINT_MIN`). What ``tilewatch read`` and the
+    read evaluation both do with a whole game board."""
+
+    def up(a: np.ndarray) -> np.ndarray:
+        return np.rot90(a, -quarter_turns, axes=(0, 1))
+
+    bare = None if reading.printed is None else up(reading.printed < PRINT_MIN)
+    return ruled(
+        game,
+        up(reading.codes),
+        up(reading.confidence),
+        up(reading.scores),
+        reading.palette.codes,
+        bare=bare,
+    )

@@ -22,20 +22,19 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration.orientation import turn, turn_corners
+from calibration.orientation import turn_corners
 from calibration.palette import PaletteError, bundled_palettes, load_palette
 from calibration.profile import Profile, ProfileError
 from device.cli import EXIT_NOT_FOUND, EXIT_OK, CliError, print_json
 from device.commands.score import load_cards
 from engine.bits import Board, load_settings, score_board
 from vision.annotate import draw_reading
-from vision.classify import PRINT_MIN
 from vision.draw import draw_grid, draw_miss
 from vision.gridfit import GridFit
 from vision.orientation import gravity_quarters
 from vision.palette import Palette
 from vision.photo import read_photo
-from vision.rules import ruled
+from vision.rules import ruled_reading
 
 GAME_GRIDS = {"bits": (6, 6), "lits": (10, 10)}
 
@@ -182,15 +181,11 @@ def run(args: argparse.Namespace) -> int:
             palette.game == "bits" and (rows, cols) == GAME_GRIDS["bits"] and corners is None
         )
         k = oriented(photo.fit, profile, game_board, reading.codes)
-        codes, conf = turn(reading.codes, k), turn(reading.confidence, k)
         # The pieces' own rules: BITS tiles rest in dominoes, LITS pieces
         # are whole tetrominoes coloured by shape on paired symbols.
         lits_board = palette.game == "lits" and (rows, cols) == GAME_GRIDS["lits"]
         rules = "bits" if game_board else "lits" if lits_board else ""
-        bare = None if reading.printed is None else turn(reading.printed < PRINT_MIN, k)
-        codes, conf = ruled(
-            rules, codes, conf, turn(reading.scores, k), reading.palette.codes, bare=bare
-        )
+        codes, conf = ruled_reading(rules, reading, k)
         cells = ["".join(row) for row in codes.tolist()]
         out["corners"] = [
             [round(float(x), 2), round(float(y), 2)] for x, y in turn_corners(photo.fit.corners, k)

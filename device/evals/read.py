@@ -48,11 +48,10 @@ from calibration.wizard import build_profile
 from device.cli import EXIT_OK, CliError, print_json
 from device.evals._data import shared_data_dir
 from device.evals.locate import corner_errors
-from vision.classify import PRINT_MIN
 from vision.orientation import gravity_quarters
 from vision.palette import Palette
 from vision.photo import read_photo
-from vision.rules import ruled
+from vision.rules import ruled_reading
 
 CUBE_FACES = "ULFRBD"
 CUBE_CODES = {"white": "W", "yellow": "Y", "red": "R", "orange": "O", "blue": "B", "green": "G"}
@@ -298,16 +297,7 @@ def sim_board(
     ms = (time.perf_counter() - t0) * 1000
     reading, fit = photo.reading, photo.fit
     k = truth_turns(fit.corners, frame.corners)
-    codes = turn(reading.codes, k)
-    # as tilewatch read does: the pieces' own rules
-    codes, _ = ruled(
-        game,
-        codes,
-        turn(reading.confidence, k),
-        turn(reading.scores, k),
-        reading.palette.codes,
-        bare=None if reading.printed is None else turn(reading.printed < PRINT_MIN, k),
-    )
+    codes, _ = ruled_reading(game, reading, k)  # as tilewatch read does: the pieces' own rules
     cells = ["".join(r) for r in codes.tolist()]
     board = compare(name, frame.board, cells, ms, **_tags(frame.conditions))
     if game == "bits":
