@@ -44,7 +44,7 @@ UNSURE_SHARE = 0.04
 # tuning tables; the tiles' sides seen at a slant, taken off, fit six
 # times worse (simulated 5148).
 CLEARLY = 2.0
-# A grid one cell beside the one found replaces it when its cells fit the
+# A grid a cell or two beside the one found replaces it when its cells fit the
 # palette this many times better (mean distance) with no more doubts: on
 # tuning 3164 (a ramp's rail read as the last row) 1.8 times.
 BESIDE_CLEARLY = 1.5
@@ -109,8 +109,8 @@ def read_photo(
     (a calibrated palette reads with ``fit_palette=False``). ``steps``: a
     sharp shadow's edge across a cell is not print (as a single photo is
     read; frames of play are read without, see :func:`vision.cells.cell_features`).
-    A grid the search found that does not convince is read one cell to each
-    side too (:func:`vision.locate.beside`), and the reading that fits the
+    A grid the search found that does not convince is read one and two
+    cells to each side too (:func:`vision.locate.beside`), and the reading that fits the
     palette clearly better, with no more doubts, is kept. ``seen``: the
     corners where calibration saw the grid (a profile's); of the grid found
     and those beside it, the one at that place (within half a cell) is the
@@ -134,7 +134,7 @@ def read_photo(
             return None
         grid = found
     if searched and grid.quality < CONVINCING:
-        # Lines that do not convince may belong to a placement one cell off
+        # Lines that do not convince may belong to a placement a cell or two off
         # (a ramp's rail taken for a row): of the grids beside it that the
         # lines support nearly as well, one whose cells read clearly as the
         # game's colours, and no less surely, is the board. Where the
@@ -143,7 +143,13 @@ def read_photo(
         # just one cell's pitch is rarer than lines as good a cell off
         # (simulated BITS 13739: black tiles down the edge on the slate
         # print, the grid found a column off read closer to the palette).
-        places = [grid, *beside(image, grid)]
+        # Two cells off only without a profile (simulated 14070: the title
+        # band two rows up). With one, the place calibration saw is the
+        # incumbent, and on 950 fresh tables a placement two cells off won
+        # only once, wrongly: a column of the tray's margin read with the
+        # calibrated colours fitted them better than the true grid's cells
+        # (13739: 3.6 against 8.0 ΔE).
+        places = [grid, *beside(image, grid, reach=1 if seen is not None else 2)]
         home = _at_home(places, seen)
         if seen is not None and home == 0 and grid.cells_from(seen) >= AT_HOME:
             # None is where calibration saw the grid: its lines there may
@@ -302,7 +308,7 @@ def _at_home(places: Sequence[GridFit], seen: Sequence[Sequence[float]] | np.nda
 
 
 def _better_beside(there: Reading, here: Reading, palette: Palette) -> bool:
-    """Whether the reading of a grid one cell off (``there``) is the board
+    """Whether the reading of a grid a cell or two off (``there``) is the board
     rather than ``here``: its cells fit the palette clearly better
     (:data:`BESIDE_CLEARLY`) with no more doubts, or no worse with fewer
     doubts (simulated BITS 3164 with a profile: the ramp's rail read as a

@@ -189,3 +189,50 @@ def test_a_ramp_rail_taken_for_the_last_row_has_the_true_grid_beside_it():
     assert 1 <= len(others) <= 4
     assert min(off(o) for o in others) < 0.3 * side
     assert all(o.quality >= fit.quality - 0.1 for o in others)
+
+
+def _cells_off(fit: GridFit, corners: np.ndarray) -> float:
+    """The worst corner's distance from the true ``corners`` (in cells of the
+    true grid's top edge), whichever way round the fit named them."""
+    side = np.linalg.norm(corners[1] - corners[0]) / fit.cols
+    worst = min(
+        np.linalg.norm(np.roll(fit.corners, k, axis=0) - corners, axis=1).max() for k in range(4)
+    )
+    return float(worst / side)
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        13211,  # six cells across eight columns' lines: 0.46 against the grid's 0.88
+        13728,  # six across three (the tiles' edges and stars): 0.50 against 0.86
+        13681,  # a full ramp, no outline to start from: not found at all before
+    ],
+)
+def test_a_lattice_with_its_cells_miscounted_along_an_axis_is_recounted(seed):
+    # Simulated tables where the search settled on the grid's directions at
+    # another pitch along one axis (the tiles' raised sides at a slant, a
+    # star on every tile, the rail's ticks), which no refinement mends from
+    # there: a start must lie within about 0.4 of a cell. The lattices with
+    # one end line kept and the pitch recounted are refined too.
+    from device.evals.read import still_frames
+
+    frame = next(still_frames("bits", seed, 1))
+    fit = locate_grid(frame.image, 6, 6)
+    assert fit is not None
+    assert _cells_off(fit, frame.corners) < 0.3
+
+
+def test_lines_as_good_two_rows_off_are_offered_beside():
+    # Simulated table 14070 (the slate print, a wide lens at a slant): the
+    # lattice two rows up, into the title band, is supported as well as
+    # the grid (0.557 against 0.555). Lines cannot choose, so the placement
+    # two cells away is offered to the reader too.
+    from device.evals.read import still_frames
+    from vision.locate import beside
+
+    frame = next(still_frames("bits", 14070, 1))
+    fit = locate_grid(frame.image, 6, 6)
+    assert fit is not None
+    assert _cells_off(fit, frame.corners) > 1.5  # the search alone lands two rows up
+    assert min(_cells_off(o, frame.corners) for o in beside(frame.image, fit)) < 0.3

@@ -259,3 +259,13 @@ def test_a_photo_the_profile_cannot_explain_keeps_its_fitted_reading_for_later()
     # a reading of a photo the profile explains carries none
     daylight = render_board(BOARD, BITS, Light(kelvin=6500), cell_px=40, noise=2, seed=3)
     assert _read_at(daylight, grid, BITS, np.ones(3), False, True).fitted is None
+
+
+def test_a_grid_two_rows_off_in_the_title_loses_to_the_true_one():
+    # Simulated table 14070 (see test_locate): the lines two rows up are as
+    # good as the grid's; read there, the title band's cells fit no tile
+    # colour, and the photo is read at the true grid, every cell right.
+    from tests.vision.simtable import read_sim_table
+
+    seen = read_sim_table("bits", 14070, BITS)
+    assert (seen.codes == seen.truth).all(), "\n".join("".join(r) for r in seen.codes)
