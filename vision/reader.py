@@ -21,7 +21,7 @@ B.R
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -43,8 +43,8 @@ from vision.colour import linear_to_lab
 from vision.constancy import START_SPREADS, balance
 from vision.glare import CLIPPED, Highlight, find_highlight, remove_highlight, take_off
 from vision.lines import MARGIN, MIN_SIDES, Lines, empty_pairs, line_evidence, margin_px
-from vision.palette import Palette
-from vision.palette_fit import fit_palette
+from vision.palette import GREYISH, Palette
+from vision.palette_fit import COLOURFUL, fit_palette
 from vision.rectify import rectify
 from vision.shading import lift_edges, measure_shading
 from vision.symbols import read_symbols
@@ -66,6 +66,12 @@ BLIND_SHARE = 0.5
 # spot, may have its printed lines washed out (see _washed).
 WASHED_SHARE = 0.01
 WASHED_SPOT = 40.0
+# A cell this share of the way from the board's colour to the least
+# colourful tile colour (a*, b*) is a tile, whatever lines it shows (see
+# _not_the_boards): a lamp's glint tints an empty cell 30 from the board
+# (simulated BITS 13322), against the 56 of blue; tiles are seen 54-72
+# away (14542).
+TILE_SHARE = 0.7
 
 
 @dataclass(frozen=True)
@@ -306,6 +312,8 @@ def read_cells(
                 unseen=unseen,
                 lean=_lean(start, seen) if fit else None,
             )
+    if fit and lines is not None:
+        lines = _not_the_boards(lines, linear, gains, palette, empty)
     used_gains, used_palette, m = _read_colours(
         linear, clipped, printed, palette, gains, fit, lines, known, known_codes
     )
@@ -327,6 +335,7 @@ def read_cells(
                 unseen=unseen,
                 lean=_lean(m.scores, used_palette) if fit else None,
             )
+            lines = _not_the_boards(lines, linear, gains, palette, again)
             used_gains, used_palette, m = _read_colours(
                 linear, clipped, printed, palette, gains, fit, lines, known
             )
@@ -351,6 +360,51 @@ def read_cells(
         highlight,
         printed=np.asarray(printed, np.float64),
     )
+
+
+def _not_the_boards(
+    lines: Lines,
+    linear: np.ndarray,
+    gains: np.ndarray | None,
+    palette: Palette,
+    empty: np.ndarray | None,
+) -> Lines:
+    """``lines`` without the lines on two sides of the cells too colourful
+    to be the board: where every board colour is grey, a cell whose colour
+    (a*, b*) lies farther from that of the cells first thought empty
+    (``empty``, under the light a single photo was first read in,
+    ``gains``) than TILE_SHARE of the way to the palette's least colourful
+    tile colour is a tile, whatever edges it shows. A row of tiles with no
+    symbols shows its seams as sharply as the print's lines (simulated
+    BITS 14542: a warm lamp, a glint; a whole row of red, blue and purple
+    tiles read as lined on two sides, and the palette fitted to that took
+    them for the board, under a light that darkened every cell: 23 wrong,
+    where the first look had read all 36 right). Measured from the cells
+    thought empty, not from grey: a first look may have the light wrong
+    (14232, an empty ivory ramp under a 2700 K lamp, first read as 36
+    yellow tiles; its lines are what tell it is empty), and with no cell
+    thought empty, or those thought empty not grey (14149, the classic
+    print without symbols first read as black tiles, two red cells taken
+    for the board), the lines are left as they are."""
+    if gains is None or empty is None or not empty.any():
+        return lines
+    if not palette.board.any() or not palette.greys[palette.board].all():
+        return lines
+    ab = linear_to_lab(np.asarray(linear, np.float64) * gains)[..., 1:]
+    board = np.median(ab[empty], axis=0)
+    if np.hypot(*board) >= GREYISH:
+        return lines  # the first look's board is not grey: its light is not to be trusted
+    # The least colourful tile colour's distance from the board's (the
+    # nominal palette's); a tile is seen at least TILE_SHARE of the way.
+    chromatic = ~palette.board & (np.hypot(palette.lab[:, 1], palette.lab[:, 2]) >= COLOURFUL)
+    if not chromatic.any():
+        return lines
+    nominal = np.median(palette.lab[palette.board, 1:], axis=0)
+    least = float(np.linalg.norm(palette.lab[chromatic, 1:] - nominal, axis=-1).min())
+    tiles = np.linalg.norm(ab - board, axis=-1) > TILE_SHARE * least
+    if not tiles.any():
+        return lines
+    return replace(lines, second=np.where(tiles, 0.0, lines.second))
 
 
 def _blind_under_core(

@@ -172,3 +172,38 @@ def test_every_printed_symbol_read_is_a_material_of_its_own():
         for b in ".OX?":
             same = kinds[shown == a][0] == kinds[shown == b][0]
             assert same == (a == b), (a, b)
+
+
+def test_lines_on_two_sides_of_a_cell_too_colourful_for_the_board_are_a_tiles_seams():
+    from vision.colour import lab_to_linear
+    from vision.lines import Lines
+    from vision.palette import Entry, Palette
+    from vision.reader import _not_the_boards
+
+    bits = load_palette("bits")
+    # Under the light the photo was first read in: a red cell, a yellow
+    # one, the ivory board (thought empty) and a grey tile; every one
+    # shows lines on two sides.
+    lab = np.array([[[45.0, 60.0, 40.0], [80.0, 5.0, 70.0], [88.0, 1.0, 6.0], [50.0, 0.0, 1.0]]])
+    linear = lab_to_linear(lab.reshape(-1, 3)).reshape(lab.shape)
+    empty = np.array([[False, False, True, False]])
+    lines = Lines(most=np.full((1, 4), 2.0), second=np.full((1, 4), 1.5), polarity=-1.0)
+    kept = _not_the_boards(lines, linear, np.ones(3), bits, empty)
+    assert kept.second.tolist() == [[0.0, 0.0, 1.5, 1.5]]  # the tiles' seams, not the print
+    assert kept.most.tolist() == lines.most.tolist()
+    # The board's colour is that of the cells the first look thought
+    # empty, trusted only when grey: a first look that took the yellow cell
+    # for the board had the light wrong. With none thought empty, nothing
+    # is known of the board's colour.
+    yellow = np.array([[False, True, False, False]])
+    assert _not_the_boards(lines, linear, np.ones(3), bits, yellow) is lines
+    assert _not_the_boards(lines, linear, np.ones(3), bits, np.zeros((1, 4), bool)) is lines
+    # A board whose own colour is not grey (a green felt) says nothing.
+    felt = Palette.from_entries(
+        "felt",
+        [
+            Entry(".", "felt", (50.0, -40.0, 30.0), board=True),
+            Entry("R", "red", (45.0, 60.0, 40.0)),
+        ],
+    )
+    assert _not_the_boards(lines, linear, np.ones(3), felt, empty) is lines
