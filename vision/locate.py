@@ -232,11 +232,12 @@ def beside(
     """The placements up to ``reach`` cells up, down, left and right of a
     found grid that the picture's lines support nearly as well (within
     ``slack`` of its quality), refined, best first. Lines alone cannot
-    always choose among them: a ramp's dark rail below the last row has edges as straight
-    as a row of tiles (tuning 3164: the true grid, a row up, 0.61 against
-    0.67), a title band's letters and rule make rows as good as the grid's
-    two cells above it (fresh 14070: 0.557 against 0.555), so the caller
-    weighs what the cells read as (:func:`vision.photo.read_photo`)."""
+    always choose among them: a ramp's dark rail below the last row has
+    edges as straight as a row of tiles (tuning 3164: the true grid, a row
+    up, 0.61 against 0.67), a title band's letters and rule make rows as
+    good as the grid's two cells above it (fresh 14070: 0.557 against
+    0.555), so the caller weighs what the cells read as
+    (:func:`vision.photo.read_photo`)."""
     rows, cols = fit.rows, fit.cols
     image = as_bgr_or_gray(image)
     pyramid = lattice.Pyramid(image)

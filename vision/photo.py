@@ -109,9 +109,10 @@ def read_photo(
     (a calibrated palette reads with ``fit_palette=False``). ``steps``: a
     sharp shadow's edge across a cell is not print (as a single photo is
     read; frames of play are read without, see :func:`vision.cells.cell_features`).
-    A grid the search found that does not convince is read one and two
-    cells to each side too (:func:`vision.locate.beside`), and the reading that fits the
-    palette clearly better, with no more doubts, is kept. ``seen``: the
+    A grid the search found that does not convince is read a cell to each
+    side too, and two cells without a profile
+    (:func:`vision.locate.beside`), and the reading that fits the palette
+    clearly better, with no more doubts, is kept. ``seen``: the
     corners where calibration saw the grid (a profile's); of the grid found
     and those beside it, the one at that place (within half a cell) is the
     one the others must read clearly better than; when none is there, the
