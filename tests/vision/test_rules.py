@@ -11,8 +11,8 @@ from vision.rules import RULED_CONFIDENCE, ruled_reading
 
 def reading_of(rows: list[str], printed: float) -> Reading:
     """A BITS reading of ``rows`` as the picture shows them: every cell 1 ΔE
-    from its own colour, a black cell 4 from the board, everything else 30;
-    every cell's middle showing ``printed`` of print."""
+    from its own colour and 30 from the others, but a black cell only 5
+    from the board; every cell's middle showing ``printed`` of print."""
     palette = load_palette("bits")
     codes = np.array([list(r) for r in rows])
     scores = np.stack([np.where(codes == c, 1.0, 30.0) for c in palette.codes], axis=-1)
@@ -35,8 +35,8 @@ def reading_of(rows: list[str], printed: float) -> Reading:
 
 def test_a_reading_of_a_board_seen_upside_down_is_settled_the_right_way_up():
     # The camera sees the ramp from its far side: the picture's bottom row is
-    # the board's top. A black cell there, near the board's colour, floats
-    # over the board's empty rows: the print read dark, not a tile.
+    # the board's top. A black double there, near the board's colour,
+    # floats over the board's empty rows: the print read dark, not a tile.
     reading = reading_of(["RR..", "....", "....", "..KK"], printed=0.3)
     codes, confidence = ruled_reading("bits", reading, 2)
     assert ["".join(r) for r in codes] == ["....", "....", "....", "..RR"]
