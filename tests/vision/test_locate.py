@@ -128,6 +128,16 @@ def test_real_cube_faces_land_on_the_stickers(shared_data):
         assert agree >= 34, (face, agree)
 
 
+def _cells_off(fit: GridFit, corners: np.ndarray) -> float:
+    """The worst corner's distance from the true ``corners`` (in cells of the
+    true grid's top edge), whichever way round the fit named them."""
+    side = np.linalg.norm(corners[1] - corners[0]) / fit.cols
+    worst = min(
+        np.linalg.norm(np.roll(fit.corners, k, axis=0) - corners, axis=1).max() for k in range(4)
+    )
+    return float(worst / side)
+
+
 def test_half_a_crowded_ramp_stretched_over_the_grid_is_not_the_grid():
     # A nearly full BITS ramp under a warm lamp (simulated table 1030): the
     # lattice best supported by lines covered the left half of the board
@@ -138,12 +148,7 @@ def test_half_a_crowded_ramp_stretched_over_the_grid_is_not_the_grid():
     frame = next(still_frames("bits", 1030, 1))
     fit = locate_grid(frame.image, 6, 6)
     if fit is not None:
-        side = np.linalg.norm(frame.corners[1] - frame.corners[0]) / 6
-        off = min(
-            np.linalg.norm(np.roll(fit.corners, k, axis=0) - frame.corners, axis=1).max()
-            for k in range(4)
-        )
-        assert off < 0.3 * side
+        assert _cells_off(fit, frame.corners) < 0.3
 
 
 @pytest.mark.parametrize("seed", [3096, 4153])
@@ -157,12 +162,7 @@ def test_a_full_ramp_beside_its_rim_is_found_not_one_cell_out(seed):
     frame = next(still_frames("bits", seed, 1))
     fit = locate_grid(frame.image, 6, 6)
     assert fit is not None
-    side = np.linalg.norm(frame.corners[1] - frame.corners[0]) / 6
-    off = min(
-        np.linalg.norm(np.roll(fit.corners, k, axis=0) - frame.corners, axis=1).max()
-        for k in range(4)
-    )
-    assert off < 0.2 * side
+    assert _cells_off(fit, frame.corners) < 0.2
 
 
 def test_a_ramp_rail_taken_for_the_last_row_has_the_true_grid_beside_it():
@@ -176,29 +176,11 @@ def test_a_ramp_rail_taken_for_the_last_row_has_the_true_grid_beside_it():
     frame = next(still_frames("bits", 3164, 1))
     fit = locate_grid(frame.image, 6, 6)
     assert fit is not None
-    side = np.linalg.norm(frame.corners[1] - frame.corners[0]) / 6
-
-    def off(f: GridFit) -> float:
-        return min(
-            np.linalg.norm(np.roll(f.corners, k, axis=0) - frame.corners, axis=1).max()
-            for k in range(4)
-        )
-
-    assert off(fit) > 0.7 * side  # the search alone lands a row off
+    assert _cells_off(fit, frame.corners) > 0.7  # the search alone lands a row off
     others = beside(frame.image, fit)
     assert 1 <= len(others) <= 4
-    assert min(off(o) for o in others) < 0.3 * side
+    assert min(_cells_off(o, frame.corners) for o in others) < 0.3
     assert all(o.quality >= fit.quality - 0.1 for o in others)
-
-
-def _cells_off(fit: GridFit, corners: np.ndarray) -> float:
-    """The worst corner's distance from the true ``corners`` (in cells of the
-    true grid's top edge), whichever way round the fit named them."""
-    side = np.linalg.norm(corners[1] - corners[0]) / fit.cols
-    worst = min(
-        np.linalg.norm(np.roll(fit.corners, k, axis=0) - corners, axis=1).max() for k in range(4)
-    )
-    return float(worst / side)
 
 
 @pytest.mark.parametrize(

@@ -50,6 +50,15 @@ def test_a_grid_a_row_off_reads_the_rail_and_loses_to_the_true_one():
     assert set(seen.codes[wrong].tolist()) <= {"?"}
 
 
+def _reads_right(seed: int) -> None:
+    """Table ``seed`` read as a single photo (see tests.vision.simtable),
+    every cell right before any rule."""
+    from tests.vision.simtable import read_sim_table
+
+    seen = read_sim_table("bits", seed, BITS)
+    assert (seen.codes == seen.truth).all(), "\n".join("".join(r) for r in seen.codes)
+
+
 def _read_calibrated(seed: int):
     """Simulated BITS table ``seed`` read as the calibrated evaluation reads
     it: a profile made from a daylight frame, then the test frame."""
@@ -83,11 +92,8 @@ def test_a_glint_whose_sheen_reads_the_print_black_is_taken_off_alone():
     # the slope as sheen, and taken off it read the whole print as black
     # tiles. Given up whole, the glint left the black tile under it grey.
     # The glint alone reads every cell right, with a profile and without.
-    from tests.vision.simtable import read_sim_table
-
     _reads_right_calibrated(13394)
-    seen = read_sim_table("bits", 13394, BITS)
-    assert (seen.codes == seen.truth).all(), "\n".join("".join(r) for r in seen.codes)
+    _reads_right(13394)
 
 
 def test_a_spot_fitted_inside_one_cell_walled_in_by_tiles_is_not_taken_off():
@@ -265,10 +271,7 @@ def test_a_grid_two_rows_off_in_the_title_loses_to_the_true_one():
     # Simulated table 14070 (see test_locate): the lines two rows up are as
     # good as the grid's; read there, the title band's cells fit no tile
     # colour, and the photo is read at the true grid, every cell right.
-    from tests.vision.simtable import read_sim_table
-
-    seen = read_sim_table("bits", 14070, BITS)
-    assert (seen.codes == seen.truth).all(), "\n".join("".join(r) for r in seen.codes)
+    _reads_right(14070)
 
 
 def test_a_row_of_tiles_showing_their_seams_is_not_the_print():
@@ -277,10 +280,7 @@ def test_a_row_of_tiles_showing_their_seams_is_not_the_print():
     # and the palette fitted to that took them for the board under a light
     # that darkened every cell (23 wrong). A cell that colourful under the
     # light first read is a tile, and the photo reads right.
-    from tests.vision.simtable import read_sim_table
-
-    seen = read_sim_table("bits", 14542, BITS)
-    assert (seen.codes == seen.truth).all(), "\n".join("".join(r) for r in seen.codes)
+    _reads_right(14542)
 
 
 def test_an_empty_ramp_under_a_warm_lamp_is_told_empty_by_its_lines():
