@@ -181,6 +181,25 @@ def test_a_tile_left_in_mid_air_keeps_the_rest_pairing():
     assert ["".join(r) for r in out] == ["....", ".RR.", "....", "KK.."]
 
 
+def test_holes_plainly_the_board_under_a_tile_in_mid_air_are_not_filled():
+    # A black double lying in mid-air over two holes: an illegal drop. The
+    # holes read as the board, black 17 worse (over INVENT_SLACK, 12): a
+    # black double there would hide the drop the engine must flag, so the
+    # board stays as read. Read black only 6 worse, they are the dark
+    # print's black double the pairing finds, the tile above lying on it.
+    from vision.gravity import INVENT_SLACK
+
+    codes = grid(["....", ".KK.", "....", "RR.."])
+    s = scores_for(codes, 25.0)
+    s[2, 1] = s[2, 2] = (1.0, 1.0 + INVENT_SLACK + 5.0, 30.0)
+    out, moved = settled(codes, s, CODES)
+    assert not moved.any() and np.array_equal(out, codes)
+    s[2, 1] = s[2, 2] = (1.0, 7.0, 30.0)
+    out, moved = settled(codes, s, CODES)
+    assert ["".join(r) for r in out] == ["....", ".KK.", ".KK.", "RR.."]
+    assert np.argwhere(moved).tolist() == [[2, 1], [2, 2]]
+
+
 def test_an_unsure_cell_the_dominoes_decide_is_read():
     # The black half beside a lone black cell (between board 7 and black 6):
     # empty, the lone black cell would pair with nothing; covered, the two

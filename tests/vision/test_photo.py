@@ -308,3 +308,21 @@ def test_a_glint_tinting_an_empty_cell_is_no_tile():
     # (two cells under the glint are read unsure here; the rules that
     # tilewatch read applies then settle them, as the evaluation reads it)
     assert set(seen.codes.ravel().tolist()) <= {".", "?"}, "\n".join("".join(r) for r in seen.codes)
+
+
+def test_a_tile_dropped_in_mid_air_is_read_in_mid_air():
+    # An illegal drop not yet taken back, the kind the engine must flag.
+    # Simulated table 14540 (the classic dark print), with a profile: a
+    # purple-red tile lying in mid-air over two holes that read as the
+    # print (0.7 and 0.9 ΔE from it, black 17). The pairing rule filled
+    # them with a black double so that every tile rested: read as it lies.
+    # Table 14165 without a profile: a blue double standing over a hole in
+    # the left column (black 15.6 worse than the print there).
+    from device.evals.read import sim_board
+
+    board = _read_calibrated(14540)
+    assert board.found and board.wrong == [], board.wrong
+    assert any(row.startswith("PR") for row in next(still_frames("bits", 14540, 1)).board)
+    frame = next(still_frames("bits", 14165, 1))
+    board = sim_board("bits", 14165, frame, BITS, None)
+    assert board.found and board.wrong == [], board.wrong
