@@ -16,7 +16,9 @@ when the filled cells cannot all be paired into dominoes that each rest
 (a lying tile on the bottom or with a filled cell under either half, a
 standing one with a filled cell under its lower half; grey only with grey),
 the cheapest one or two cells to flip between board and tile that pair them
-are flipped (a right reading always pairs so, so this never spoils one). A
+are flipped (a right reading of a legal board always pairs so). A cell read
+plainly as the board is not made a tile: a tile dropped in mid-air, an
+illegal drop the engine must flag, keeps its holes (INVENT_SLACK). A
 black starting tile (no symbol) on a dark print, read as the board under a
 tile that stood on it, is found this way: the tile above cannot rest.
 
