@@ -293,6 +293,7 @@ def read_cells(
         # slipped (the board taken for black tiles).
         if fit or _doubtful(start, seen):
             empty = _thought_empty(start, seen)
+            greys = seen.greys[start.argmin(axis=-1)]  # cells first read as a grey colour
             seen_lines = _for_lines(rectified_bgr, around, highlight, rows, cols, bounds)
             # Seams are judged in a single photo, whose colours are fitted
             # to it: read under a profile's light or the last frame's, a
@@ -313,7 +314,7 @@ def read_cells(
                 lean=_lean(start, seen) if fit else None,
             )
     if fit and lines is not None:
-        lines = _not_the_boards(lines, linear, gains, palette, empty)
+        lines = _not_the_boards(lines, linear, gains, palette, empty, greys)
     used_gains, used_palette, m = _read_colours(
         linear, clipped, printed, palette, gains, fit, lines, known, known_codes
     )
@@ -335,7 +336,8 @@ def read_cells(
                 unseen=unseen,
                 lean=_lean(m.scores, used_palette) if fit else None,
             )
-            lines = _not_the_boards(lines, linear, gains, palette, again)
+            greys = used_palette.greys[m.scores.argmin(axis=-1)]
+            lines = _not_the_boards(lines, linear, gains, palette, again, greys)
             used_gains, used_palette, m = _read_colours(
                 linear, clipped, printed, palette, gains, fit, lines, known
             )
@@ -368,6 +370,7 @@ def _not_the_boards(
     gains: np.ndarray | None,
     palette: Palette,
     empty: np.ndarray | None,
+    greys: np.ndarray | None = None,
 ) -> Lines:
     """``lines`` without the lines on two sides of the cells too colourful
     to be the board: where every board colour is grey, a cell whose colour
@@ -382,18 +385,31 @@ def _not_the_boards(
     where the first look had read all 36 right). Measured from the cells
     thought empty, not from grey: a first look may have the light wrong
     (14232, an empty ivory ramp under a 2700 K lamp, first read as 36
-    yellow tiles; its lines are what tell it is empty), and with no cell
-    thought empty, or those thought empty not grey (14149, the classic
-    print without symbols first read as black tiles, two red cells taken
-    for the board), the lines are left as they are."""
-    if gains is None or empty is None or not empty.any():
+    yellow tiles; its lines are what tell it is empty).
+
+    With no cell thought empty, or those thought empty not grey, it is
+    measured from the cells first read as any grey colour (``greys``: black
+    or grey tiles, the board), when those are grey: the first look that
+    took a dark print for black tiles still saw the light right, and the
+    colourful cells are tiles (simulated BITS 14156, the classic print
+    without symbols: every empty cell read black, a red tile's seams taken
+    for the print, 12 wrong; 14149, two red cells thought empty, 3 wrong).
+    A first look with no grey (14232) leaves the lines as they are."""
+    if gains is None:
         return lines
     if not palette.board.any() or not palette.greys[palette.board].all():
         return lines
     ab = linear_to_lab(np.asarray(linear, np.float64) * gains)[..., 1:]
-    board = np.median(ab[empty], axis=0)
-    if np.hypot(*board) >= GREYISH:
-        return lines  # the first look's board is not grey: its light is not to be trusted
+    board = None
+    for cells in (empty, greys):
+        if cells is None or not cells.any():
+            continue
+        board = np.median(ab[cells], axis=0)
+        if np.hypot(*board) < GREYISH:
+            break
+        board = None  # this look's board is not grey: its light is not to be trusted
+    if board is None:
+        return lines
     # The least colourful tile colour's distance from the board's (the
     # nominal palette's); a tile is seen at least TILE_SHARE of the way.
     chromatic = ~palette.board & (np.hypot(palette.lab[:, 1], palette.lab[:, 2]) >= COLOURFUL)

@@ -326,3 +326,15 @@ def test_a_tile_dropped_in_mid_air_is_read_in_mid_air():
     frame = next(still_frames("bits", 14165, 1))
     board = sim_board("bits", 14165, frame, BITS, None)
     assert board.found and board.wrong == [], board.wrong
+
+
+def test_a_first_look_whose_board_is_not_grey_is_measured_from_its_greys():
+    # Simulated table 13697: the ivory print under a 2860 K lamp the camera
+    # does not correct, tiles without symbols. The cells first thought
+    # empty lie 21 from grey under the first look's light (the print and
+    # red tiles together), so nothing was said of the tiles' seams, and the
+    # palette fitted to them took the red tiles for the board: 10 wrong.
+    # The cells first read as any grey colour (black tiles, the print) lie
+    # 9 from it: measured from them, the colourful cells' seams are no
+    # print, and every cell reads right.
+    _reads_right(13697)

@@ -198,6 +198,19 @@ def test_lines_on_two_sides_of_a_cell_too_colourful_for_the_board_are_a_tiles_se
     yellow = np.array([[False, True, False, False]])
     assert _not_the_boards(lines, linear, np.ones(3), bits, yellow) is lines
     assert _not_the_boards(lines, linear, np.ones(3), bits, np.zeros((1, 4), bool)) is lines
+    # Then the cells first read as any grey colour (a dark print taken for
+    # black tiles, a grey tile) say where grey lies under that light, when
+    # they are grey: the red and yellow cells are tiles.
+    grey_read = np.array([[False, False, True, True]])
+    none = np.zeros((1, 4), bool)
+    for said_empty in (none, yellow):
+        seams = _not_the_boards(lines, linear, np.ones(3), bits, said_empty, grey_read)
+        assert seams.second.tolist() == [[0.0, 0.0, 1.5, 1.5]]
+    # A first look that read no cell grey (an empty ramp under a warm lamp
+    # taken for yellow tiles) leaves the lines as they are, and so does one
+    # whose grey-read cells are not grey.
+    assert _not_the_boards(lines, linear, np.ones(3), bits, none, none) is lines
+    assert _not_the_boards(lines, linear, np.ones(3), bits, none, yellow) is lines
     # A board whose own colour is not grey (a green felt) says nothing.
     felt = Palette.from_entries(
         "felt",
