@@ -257,35 +257,71 @@ def _decided(
     FLIP_SLACK of its best), where every way of filling the unsure cells
     that pairs the tiles into resting dominoes agrees on it (empty, or
     covered). At most MAX_UNSURE cells are tried; a board that pairs no
-    way (a tile left in mid-air) is left as it is."""
+    way (a tile left in mid-air) is left as it is.
+
+    A ramp holds one neutral tile at most (each player has one): a way of
+    filling that makes more grey cells than two, or than were read grey,
+    does not count (simulated BITS 14434: two cells under a lamp's core,
+    nearest grey, beside the neutral tile standing in the next column).
+    An unsure cell whose nearest tile colour is the neutral grey may also
+    be its nearest other tile colour: glare lifts a black tile to grey,
+    and where only that colour pairs the cell is that tile, when it is
+    within FLIP_SLACK of the best and TILE_MARGIN clear of the next
+    (13693: a black half under glare, grey 13, black 32, with no grey
+    beside it)."""
     unsure = [tuple(int(v) for v in ix) for ix in np.argwhere(codes == "?")]
     if not unsure or len(unsure) > MAX_UNSURE:
         return codes
     lookup = np.array(entry_codes)
-    tiles = np.where(board, np.inf, scores)
-    order = np.argsort(tiles, axis=-1)
-    tile_k = order[..., 0]
-    tile_gap = np.take_along_axis(tiles, order[..., 1:2], axis=-1)[..., 0] - tiles.min(axis=-1)
+    neutral = lookup == NEUTRAL
+    best = scores.min(axis=-1)
+    tile_k, tile_clear = _nearest(scores, board, best)
+    colour_k, colour_clear = _nearest(scores, board | neutral, best)
     full = codes != empty
     grey = codes == NEUTRAL
+    most_grey = max(2, int(np.count_nonzero(grey)))
+    # each unsure cell: empty (None), its nearest tile colour, and when that
+    # is grey, its nearest other tile colour if that is within FLIP_SLACK
+    other = np.take_along_axis(scores, colour_k[..., None], axis=-1)[..., 0] - best <= FLIP_SLACK
+    options = [
+        [None, int(tile_k[c])] + ([int(colour_k[c])] if neutral[tile_k[c]] and other[c] else [])
+        for c in unsure
+    ]
     feasible = []
-    for states in itertools.product((False, True), repeat=len(unsure)):
+    for states in itertools.product(*options):
         trial, g = full.copy(), grey.copy()
-        for c, filled in zip(unsure, states, strict=True):
-            trial[c] = filled
-            g[c] = filled and lookup[tile_k[c]] == NEUTRAL
-        if _dominoes(trial, g):
+        for c, k in zip(unsure, states, strict=True):
+            trial[c] = k is not None
+            g[c] = k is not None and bool(neutral[k])
+        if np.count_nonzero(g) <= most_grey and _dominoes(trial, g):
             feasible.append(states)
-    best = scores.min(axis=-1)
     near_board = scores[..., board].min(axis=-1) - best <= FLIP_SLACK
-    near_tile = (tiles.min(axis=-1) - best <= FLIP_SLACK) & (tile_gap >= TILE_MARGIN)
     out = codes.copy()
     for i, c in enumerate(unsure):
         said = {f[i] for f in feasible}
-        if not (near_board[c] and near_tile[c]) or len(said) != 1:
+        if len(said) != 1:
             continue
-        out[c] = lookup[tile_k[c]] if said == {True} else empty
+        k = said.pop()
+        if k is None or k == tile_k[c]:
+            # between the board and its nearest tile colour
+            if near_board[c] and tile_clear[c]:
+                out[c] = empty if k is None else lookup[k]
+        elif colour_clear[c]:
+            out[c] = lookup[k]  # a grey that cannot be the neutral tile
     return out
+
+
+def _nearest(
+    scores: np.ndarray, excluded: np.ndarray, best: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's nearest entry (rows, cols) but the ``excluded`` (K,) ones,
+    and whether it is clear: within FLIP_SLACK of ``best`` and TILE_MARGIN
+    nearer than the next."""
+    allowed = np.where(excluded, np.inf, scores)
+    order = np.argsort(allowed, axis=-1)
+    nearest = allowed.min(axis=-1)
+    gap = np.take_along_axis(allowed, order[..., 1:2], axis=-1)[..., 0] - nearest
+    return order[..., 0], (nearest - best <= FLIP_SLACK) & (gap >= TILE_MARGIN)
 
 
 def _paired(

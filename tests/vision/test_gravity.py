@@ -218,6 +218,36 @@ def test_an_unsure_cell_the_dominoes_decide_is_read():
     assert ["".join(r) for r in out][2] == "...."
 
 
+def test_a_ramp_holds_one_neutral_tile_so_unsure_greys_beside_it_are_the_board():
+    # The neutral tile standing in column 1; two cells beside it under a
+    # lamp's core, unsure, nearest grey (6) then the board (10). As a
+    # second grey double they would pair, but each player has one neutral
+    # tile: they are the board.
+    codes = grid(["....", "?N..", "?N..", "RRRR"])
+    s = grey_scores(codes)
+    s[1, 0] = s[2, 0] = (10.0, 40.0, 40.0, 6.0)  # board, black, red, grey
+    out, moved = settled(codes, s, GREY)
+    assert ["".join(r) for r in out] == ["....", ".N..", ".N..", "RRRR"]
+    assert np.argwhere(moved).tolist() == [[1, 0], [2, 0]]
+
+
+def test_an_unsure_grey_that_only_pairs_as_black_is_black():
+    # Glare lifts the upper half of a black double standing on the red row
+    # to grey (13; black 32, the board 69): unsure, with no grey beside it.
+    # Neither the board nor the neutral tile pairs the black half below;
+    # black does.
+    codes = grid(["....", ".?..", ".K..", "RRRR"])
+    s = grey_scores(codes)
+    s[1, 1] = (69.0, 32.0, 60.0, 13.0)
+    out, moved = settled(codes, s, GREY)
+    assert ["".join(r) for r in out] == ["....", ".K..", ".K..", "RRRR"]
+    assert np.argwhere(moved).tolist() == [[1, 1]]
+    # ... unless black is not clearly its next colour (red 2 behind it)
+    s[1, 1] = (69.0, 32.0, 34.0, 13.0)
+    out, moved = settled(codes, s, GREY)
+    assert out[1, 1] == "?" and not moved.any()
+
+
 def test_unsure_cells_the_dominoes_leave_open_stay_unsure():
     # Two unsure cells one above the other on the bottom: a standing domino
     # or two holes, either pairs; the rules say nothing, the reader asks.

@@ -338,3 +338,13 @@ def test_a_first_look_whose_board_is_not_grey_is_measured_from_its_greys():
     # 9 from it: measured from them, the colourful cells' seams are no
     # print, and every cell reads right.
     _reads_right(13697)
+
+
+def test_unsure_greys_are_settled_by_the_one_neutral_tile():
+    # With a profile. Simulated table 14434: two cells under a lamp's core
+    # beside the neutral tile, unsure, nearest grey; as a second grey
+    # double they would pair, but a ramp holds one neutral tile: the board.
+    # 13693: a black tile's half lifted to grey by glare (grey 13, black
+    # 32), with no grey beside it: only black pairs it.
+    _reads_right_calibrated(14434)
+    _reads_right_calibrated(13693)
