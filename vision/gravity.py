@@ -268,7 +268,11 @@ def _decided(
     and where only that colour pairs the cell is that tile, when it is
     within FLIP_SLACK of the best and TILE_MARGIN clear of the next
     (13693: a black half under glare, grey 13, black 32, with no grey
-    beside it)."""
+    beside it). One nearest grey that pairs only as the board is the
+    board however far its colour from the print's: the light print in a
+    shadow, or walled in by raised tiles, looks grey (13200 and 13281, the
+    ivory print: cells of L* 56-59 where it shows 87-90, with no grey tile
+    beside them and no other tile colour near)."""
     unsure = [tuple(int(v) for v in ix) for ix in np.argwhere(codes == "?")]
     if not unsure or len(unsure) > MAX_UNSURE:
         return codes
@@ -303,8 +307,10 @@ def _decided(
             continue
         k = said.pop()
         if k is None or k == tile_k[c]:
-            # between the board and its nearest tile colour
-            if near_board[c] and tile_clear[c]:
+            # between the board and its nearest tile colour; or grey, pairing
+            # only as the board: the print in shade, however far it looks
+            shaded = k is None and neutral[tile_k[c]]
+            if (near_board[c] or shaded) and tile_clear[c]:
                 out[c] = empty if k is None else lookup[k]
         elif colour_clear[c]:
             out[c] = lookup[k]  # a grey that cannot be the neutral tile

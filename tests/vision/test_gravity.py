@@ -72,11 +72,14 @@ def test_a_lone_grey_cell_takes_its_next_best_colour():
 
 
 def test_a_lone_grey_cell_with_nothing_near_is_unsure():
-    codes = grid(["....", "....", "..N.", "RRKK"])
+    # (the black cell under it pairs with no colour it could be, so the
+    # dominoes do not decide it; see
+    # test_an_unsure_grey_that_pairs_only_as_the_board_is_the_print_in_shade)
+    codes = grid(["....", "....", "..N.", "RRK."])
     s = grey_scores(codes)
     out, _ = settled(codes, s, GREY)
     assert out[2, 2] == "?"
-    assert ["".join(r) for r in out][3] == "RRKK"
+    assert ["".join(r) for r in out][3] == "RRK."
 
 
 def test_a_lone_grey_cell_where_a_tile_would_float_is_the_board():
@@ -246,6 +249,18 @@ def test_an_unsure_grey_that_only_pairs_as_black_is_black():
     s[1, 1] = (69.0, 32.0, 34.0, 13.0)
     out, moved = settled(codes, s, GREY)
     assert out[1, 1] == "?" and not moved.any()
+
+
+def test_an_unsure_grey_that_pairs_only_as_the_board_is_the_print_in_shade():
+    # A light print shaded grey beside the red tiles: nearest the neutral
+    # grey (3), the board 30 behind it, no other tile colour near and no
+    # grey beside it. Only as the board does every tile pair.
+    codes = grid(["....", "....", "RR..", "RR?."])
+    s = grey_scores(codes)
+    s[3, 2] = (30.0, 45.0, 60.0, 3.0)
+    out, moved = settled(codes, s, GREY)
+    assert ["".join(r) for r in out] == ["....", "....", "RR..", "RR.."]
+    assert np.argwhere(moved).tolist() == [[3, 2]]
 
 
 def test_unsure_cells_the_dominoes_leave_open_stay_unsure():

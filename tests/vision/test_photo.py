@@ -348,3 +348,13 @@ def test_unsure_greys_are_settled_by_the_one_neutral_tile():
     # 32), with no grey beside it: only black pairs it.
     _reads_right_calibrated(14434)
     _reads_right_calibrated(13693)
+
+
+def test_an_unsure_grey_that_pairs_only_as_the_board_is_the_print():
+    # With a profile. Simulated tables 13281 and 13200, the ivory print:
+    # an empty cell shaded grey (L* 59 and 56 where the print shows 90 and
+    # 87), no grey tile beside it and no other tile colour near. The
+    # neutral tile cannot be one grey cell, and only as the board does
+    # every tile pair: the board.
+    _reads_right_calibrated(13281)
+    _reads_right_calibrated(13200)
