@@ -61,8 +61,10 @@ CANDIDATES = 8
 # BITS 13706, 14165, 14540: holes 11-17 nearer the board than black, filled
 # with black). The black tiles the pairing rightly finds on the dark
 # classic print read within 10 of the board (within 14 without a profile,
-# where the fitted palette is rougher); on the fresh tables 13100-13399,
-# 13600-13749 and 14050-14549 any cap from 10 to 14 gave the same boards.
+# where the fitted palette is rougher). On the fresh tables 13100-13399,
+# 13600-13749 and 14050-14549 read with a profile a cap of 10 gave the
+# same boards; 8 and 14 one fewer each (13368's black half found at 9;
+# 14165's holes 12-13 from black).
 INVENT_SLACK = 12.0
 # Unsure cells the dominoes may decide (every way of filling them is tried),
 # and how much nearer its best tile colour a covered one must be than its

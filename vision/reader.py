@@ -391,10 +391,14 @@ def _not_the_boards(
     measured from the cells first read as any grey colour (``greys``: black
     or grey tiles, the board), when those are grey: the first look that
     took a dark print for black tiles still saw the light right, and the
-    colourful cells are tiles (simulated BITS 14156, the classic print
-    without symbols: every empty cell read black, a red tile's seams taken
-    for the print, 12 wrong; 14149, two red cells thought empty, 3 wrong).
-    A first look with no grey (14232) leaves the lines as they are."""
+    colourful cells are tiles (simulated BITS 13697, the ivory print under
+    a 2860 K lamp: the print and red tiles thought empty together, 21 from
+    grey, its greys 9; red tiles' seams taken for the print, 10 wrong, now
+    none. 14156, the classic print without symbols: every empty cell first
+    read black, 12 wrong, now 8). Measured from empty cells that are not
+    grey, 14149 (the classic print first read as black tiles, two red cells
+    thought empty) lost 15 cells. A first look with no grey (14232) leaves
+    the lines as they are."""
     if gains is None:
         return lines
     if not palette.board.any() or not palette.greys[palette.board].all():

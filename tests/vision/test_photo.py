@@ -317,7 +317,7 @@ def test_a_tile_dropped_in_mid_air_is_read_in_mid_air():
     # print (0.7 and 0.9 ΔE from it, black 17). The pairing rule filled
     # them with a black double so that every tile rested: read as it lies.
     # Table 14165 without a profile: a blue double standing over a hole in
-    # the left column (black 15.6 worse than the print there).
+    # the left column (black 14.7 worse than the print there).
     from device.evals.read import sim_board
 
     board = _read_calibrated(14540)
