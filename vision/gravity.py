@@ -108,13 +108,16 @@ def settled(
     entry_codes: tuple[str, ...],
     empty: str = ".",
     bare: np.ndarray | None = None,
+    greyish: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Codes (rows, cols) with lone grey cells and floating near-board cells
     fixed (see the module docstring), and a mask of changes.
 
     ``scores`` (rows, cols, K): each palette entry's distance (Reading.scores);
     ``entry_codes``: the palette's codes (K,), so the board's entries are known;
-    ``bare`` (rows, cols) bool: cells showing no print (see :func:`_starting`)."""
+    ``bare`` (rows, cols) bool: cells showing no print (see :func:`_starting`);
+    ``greyish`` (rows, cols) bool: cells whose colour looks grey (see
+    :func:`_decided`; without it, the cells read grey)."""
     board = np.array([c == empty for c in entry_codes])
     if not board.any():
         return codes, np.zeros(codes.shape, bool)
@@ -133,7 +136,9 @@ def settled(
             break
         out = np.where(floating, empty, out)
     out = _paired(out, scores, entry_codes, board, empty)
-    out = _decided(out, scores, entry_codes, board, empty)
+    out = _decided(
+        out, scores, entry_codes, board, empty, codes == NEUTRAL if greyish is None else greyish
+    )
     return out, out != codes
 
 
@@ -253,6 +258,7 @@ def _decided(
     entry_codes: tuple[str, ...],
     board: np.ndarray,
     empty: str,
+    greyish: np.ndarray | None = None,
 ) -> np.ndarray:
     """Codes with the unsure cells that the dominoes decide: a ``?`` whose
     colour lies between the board and one tile colour (each within
@@ -265,16 +271,18 @@ def _decided(
     filling that makes more grey cells than two, or than were read grey,
     does not count (simulated BITS 14434: two cells under a lamp's core,
     nearest grey, beside the neutral tile standing in the next column).
-    An unsure cell whose nearest tile colour is the neutral grey may also
-    be its nearest other tile colour: glare lifts a black tile to grey,
-    and where only that colour pairs the cell is that tile, when it is
-    within FLIP_SLACK of the best and TILE_MARGIN clear of the next
-    (13693: a black half under glare, grey 13, black 32, with no grey
-    beside it). One nearest grey that pairs only as the board is the
-    board however far its colour from the print's: the light print in a
-    shadow, or walled in by raised tiles, looks grey (13200 and 13281, the
-    ivory print: cells of L* 56-59 where it shows 87-90, with no grey tile
-    beside them and no other tile colour near)."""
+    An unsure cell that looks grey (``greyish``) and is nearest the
+    neutral grey may also be its nearest other tile colour: glare lifts a
+    black tile to grey, and where only that colour pairs the cell is that
+    tile, when it is within FLIP_SLACK of the best and TILE_MARGIN clear of
+    the next (13693: a black half under glare, grey 13, black 32, no grey
+    beside it). One that pairs only as the board is the board however far
+    its colour from the print's: the light print in a shadow, or walled in
+    by raised tiles, looks grey (13200 and 13281, the ivory print: cells
+    of L* 56-59 where it shows 87-90, no other tile colour near). A cell
+    nearest grey that does not look grey is not taken so (6106: a red half
+    under a glare, chroma 22, nearest grey at 30 and black at 38, stays
+    unsure)."""
     unsure = [tuple(int(v) for v in ix) for ix in np.argwhere(codes == "?")]
     if not unsure or len(unsure) > MAX_UNSURE:
         return codes
@@ -289,6 +297,8 @@ def _decided(
     # each unsure cell: empty (None), its nearest tile colour, and when that
     # is grey, its nearest other tile colour if that is within FLIP_SLACK
     other = np.take_along_axis(scores, colour_k[..., None], axis=-1)[..., 0] - best <= FLIP_SLACK
+    said_grey = np.zeros(codes.shape, bool) if greyish is None else greyish
+    other &= said_grey
     options = [
         [None, int(tile_k[c])] + ([int(colour_k[c])] if neutral[tile_k[c]] and other[c] else [])
         for c in unsure
@@ -311,7 +321,7 @@ def _decided(
         if k is None or k == tile_k[c]:
             # between the board and its nearest tile colour; or grey, pairing
             # only as the board: the print in shade, however far it looks
-            shaded = k is None and neutral[tile_k[c]]
+            shaded = k is None and neutral[tile_k[c]] and said_grey[c]
             if (near_board[c] or shaded) and tile_clear[c]:
                 out[c] = empty if k is None else lookup[k]
         elif colour_clear[c]:

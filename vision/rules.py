@@ -16,6 +16,7 @@ from engine.lits.pieces import LETTERS
 from vision.classify import PRINT_MIN
 from vision.gravity import settled
 from vision.halfturn import paired
+from vision.palette import GREYISH
 from vision.reader import Reading
 from vision.tetrominoes import pieced
 
@@ -30,14 +31,16 @@ def ruled(
     scores: np.ndarray,
     entry_codes: tuple[str, ...],
     bare: np.ndarray | None = None,
+    greyish: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Codes and confidence (rows, cols) of a whole ``game`` board after the
     pieces' own rules; ``scores`` (rows, cols, K) and ``entry_codes`` (K,)
     from the reading; ``bare`` (rows, cols) bool: cells showing no print
-    (BITS: the round's starting tile carries no symbol). Other games'
-    boards come back as they were."""
+    (BITS: the round's starting tile carries no symbol); ``greyish``
+    (rows, cols) bool: cells whose colour looks grey (BITS: glare lifts a
+    black tile to grey). Other games' boards come back as they were."""
     if game == "bits":
-        codes, moved = settled(codes, scores, entry_codes, bare=bare)
+        codes, moved = settled(codes, scores, entry_codes, bare=bare, greyish=greyish)
     elif game == "lits":
         codes, moved = pieced(codes, scores, entry_codes)
         # A ? is a symbol not read on the board when its best colour is the
@@ -56,13 +59,16 @@ def ruled_reading(game: str, reading: Reading, quarter_turns: int) -> tuple[np.n
     """:func:`ruled` on a reading turned clockwise ``quarter_turns`` times
     (the right way up): its codes, confidence and scores, and as bare the
     cells whose middle shows less print than a symbol's
-    (:data:`vision.classify.PRINT_MIN`). What ``tilewatch read`` and the
-    read evaluation both do with a whole game board."""
+    (:data:`vision.classify.PRINT_MIN`), and as greyish those whose
+    colour's chroma is under :data:`vision.palette.GREYISH`. What
+    ``tilewatch read`` and the read evaluation both do with a whole game
+    board."""
 
     def up(a: np.ndarray) -> np.ndarray:
         return np.rot90(a, -quarter_turns, axes=(0, 1))
 
     bare = None if reading.printed is None else up(reading.printed < PRINT_MIN)
+    greyish = up(np.hypot(reading.lab[..., 1], reading.lab[..., 2]) < GREYISH)
     return ruled(
         game,
         up(reading.codes),
@@ -70,4 +76,5 @@ def ruled_reading(game: str, reading: Reading, quarter_turns: int) -> tuple[np.n
         up(reading.scores),
         reading.palette.codes,
         bare=bare,
+        greyish=greyish,
     )

@@ -240,14 +240,20 @@ def test_an_unsure_grey_that_only_pairs_as_black_is_black():
     # Neither the board nor the neutral tile pairs the black half below;
     # black does.
     codes = grid(["....", ".?..", ".K..", "RRRR"])
+    looks_grey = codes != "R"
     s = grey_scores(codes)
     s[1, 1] = (69.0, 32.0, 60.0, 13.0)
-    out, moved = settled(codes, s, GREY)
+    out, moved = settled(codes, s, GREY, greyish=looks_grey)
     assert ["".join(r) for r in out] == ["....", ".K..", ".K..", "RRRR"]
     assert np.argwhere(moved).tolist() == [[1, 1]]
     # ... unless black is not clearly its next colour (red 2 behind it)
     s[1, 1] = (69.0, 32.0, 34.0, 13.0)
-    out, moved = settled(codes, s, GREY)
+    out, moved = settled(codes, s, GREY, greyish=looks_grey)
+    assert out[1, 1] == "?" and not moved.any()
+    # ... or the cell does not look grey at all (a red half under glare,
+    # nearest grey only because nothing is near): asked about, not guessed
+    s[1, 1] = (69.0, 32.0, 60.0, 13.0)
+    out, moved = settled(codes, s, GREY, greyish=np.zeros(codes.shape, bool))
     assert out[1, 1] == "?" and not moved.any()
 
 
@@ -258,9 +264,12 @@ def test_an_unsure_grey_that_pairs_only_as_the_board_is_the_print_in_shade():
     codes = grid(["....", "....", "RR..", "RR?."])
     s = grey_scores(codes)
     s[3, 2] = (30.0, 45.0, 60.0, 3.0)
-    out, moved = settled(codes, s, GREY)
+    out, moved = settled(codes, s, GREY, greyish=codes != "R")
     assert ["".join(r) for r in out] == ["....", "....", "RR..", "RR.."]
     assert np.argwhere(moved).tolist() == [[3, 2]]
+    # a cell that does not look grey stays unsure
+    out, moved = settled(codes, s, GREY, greyish=codes == ".")
+    assert out[3, 2] == "?" and not moved.any()
 
 
 def test_unsure_cells_the_dominoes_leave_open_stay_unsure():
