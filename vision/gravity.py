@@ -289,16 +289,15 @@ def _decided(
     lookup = np.array(entry_codes)
     neutral = lookup == NEUTRAL
     best = scores.min(axis=-1)
-    tile_k, tile_clear = _nearest(scores, board, best)
-    colour_k, colour_clear = _nearest(scores, board | neutral, best)
+    tile_k, _, tile_clear = _nearest(scores, board, best)
+    colour_k, colour_near, colour_clear = _nearest(scores, board | neutral, best)
     full = codes != empty
     grey = codes == NEUTRAL
     most_grey = max(2, int(np.count_nonzero(grey)))
     # each unsure cell: empty (None), its nearest tile colour, and when that
     # is grey, its nearest other tile colour if that is within FLIP_SLACK
-    other = np.take_along_axis(scores, colour_k[..., None], axis=-1)[..., 0] - best <= FLIP_SLACK
     said_grey = np.zeros(codes.shape, bool) if greyish is None else greyish
-    other &= said_grey
+    other = colour_near & said_grey
     options = [
         [None, int(tile_k[c])] + ([int(colour_k[c])] if neutral[tile_k[c]] and other[c] else [])
         for c in unsure
@@ -331,15 +330,16 @@ def _decided(
 
 def _nearest(
     scores: np.ndarray, excluded: np.ndarray, best: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each cell's nearest entry (rows, cols) but the ``excluded`` (K,) ones,
-    and whether it is clear: within FLIP_SLACK of ``best`` and TILE_MARGIN
-    nearer than the next."""
+    whether it is near (within FLIP_SLACK of ``best``), and whether it is
+    clear (near, and TILE_MARGIN nearer than the next)."""
     allowed = np.where(excluded, np.inf, scores)
     order = np.argsort(allowed, axis=-1)
     nearest = allowed.min(axis=-1)
     gap = np.take_along_axis(allowed, order[..., 1:2], axis=-1)[..., 0] - nearest
-    return order[..., 0], (nearest - best <= FLIP_SLACK) & (gap >= TILE_MARGIN)
+    near = nearest - best <= FLIP_SLACK
+    return order[..., 0], near, near & (gap >= TILE_MARGIN)
 
 
 def _paired(

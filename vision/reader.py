@@ -293,7 +293,8 @@ def read_cells(
         # slipped (the board taken for black tiles).
         if fit or _doubtful(start, seen):
             empty = _thought_empty(start, seen)
-            greys = seen.greys[start.argmin(axis=-1)]  # cells first read as a grey colour
+            # cells first read as a grey colour (a single photo's seams, below)
+            greys = seen.greys[start.argmin(axis=-1)] if fit else None
             seen_lines = _for_lines(rectified_bgr, around, highlight, rows, cols, bounds)
             # Seams are judged in a single photo, whose colours are fitted
             # to it: read under a profile's light or the last frame's, a

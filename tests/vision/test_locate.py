@@ -138,15 +138,21 @@ def _cells_off(fit: GridFit, corners: np.ndarray) -> float:
     return float(worst / side)
 
 
+def _search(seed: int):
+    """Simulated BITS table ``seed``'s test frame and the grid the search
+    finds in it (None: not found)."""
+    from device.evals.read import still_frames
+
+    frame = next(still_frames("bits", seed, 1))
+    return frame, locate_grid(frame.image, 6, 6)
+
+
 def test_half_a_crowded_ramp_stretched_over_the_grid_is_not_the_grid():
     # A nearly full BITS ramp under a warm lamp (simulated table 1030): the
     # lattice best supported by lines covered the left half of the board
     # with cells twice as tall as wide (every cell then read wrong). No
     # camera sees square cells so; the locator finds the grid or says none.
-    from device.evals.read import still_frames
-
-    frame = next(still_frames("bits", 1030, 1))
-    fit = locate_grid(frame.image, 6, 6)
+    frame, fit = _search(1030)
     if fit is not None:
         assert _cells_off(fit, frame.corners) < 0.3
 
@@ -157,10 +163,7 @@ def test_a_full_ramp_beside_its_rim_is_found_not_one_cell_out(seed):
     # and the tiles made a lattice one cell outside the grid (every cell
     # then read its neighbour). The placements a cell beside the winner are
     # refined too, and the grid's own printed lines win.
-    from device.evals.read import still_frames
-
-    frame = next(still_frames("bits", seed, 1))
-    fit = locate_grid(frame.image, 6, 6)
+    frame, fit = _search(seed)
     assert fit is not None
     assert _cells_off(fit, frame.corners) < 0.2
 
@@ -170,11 +173,9 @@ def test_a_ramp_rail_taken_for_the_last_row_has_the_true_grid_beside_it():
     # edges as straight as a row of tiles, and the lattice a row down is
     # better supported (0.67) than the true one (0.61). Lines alone cannot
     # choose; `beside` offers the true placement for the reader to weigh.
-    from device.evals.read import still_frames
     from vision.locate import beside
 
-    frame = next(still_frames("bits", 3164, 1))
-    fit = locate_grid(frame.image, 6, 6)
+    frame, fit = _search(3164)
     assert fit is not None
     assert _cells_off(fit, frame.corners) > 0.7  # the search alone lands a row off
     others = beside(frame.image, fit)
@@ -197,10 +198,7 @@ def test_a_lattice_with_its_cells_miscounted_along_an_axis_is_recounted(seed):
     # star on every tile, the rail's ticks), which no refinement mends from
     # there: a start must lie within about 0.4 of a cell. The lattices with
     # one end line kept and the pitch recounted are refined too.
-    from device.evals.read import still_frames
-
-    frame = next(still_frames("bits", seed, 1))
-    fit = locate_grid(frame.image, 6, 6)
+    frame, fit = _search(seed)
     assert fit is not None
     assert _cells_off(fit, frame.corners) < 0.3
 
@@ -210,11 +208,9 @@ def test_lines_as_good_two_rows_off_are_offered_beside():
     # lattice two rows up, into the title band, is supported as well as
     # the grid (0.557 against 0.555). Lines cannot choose, so the placement
     # two cells away is offered to the reader too.
-    from device.evals.read import still_frames
     from vision.locate import beside
 
-    frame = next(still_frames("bits", 14070, 1))
-    fit = locate_grid(frame.image, 6, 6)
+    frame, fit = _search(14070)
     assert fit is not None
     assert _cells_off(fit, frame.corners) > 1.5  # the search alone lands two rows up
     assert min(_cells_off(o, frame.corners) for o in beside(frame.image, fit)) < 0.3
