@@ -48,6 +48,8 @@ SPREAD_FLOOR = 1.0
 # CIELAB lightness a body colour can have: a cell read brighter than white
 # is a highlight or a clipped channel, never what the tile looks like.
 MAX_LIGHTNESS = 100.0
+# What a layout's cells may say: a printed symbol, or ? (not seen).
+LAYOUT_CODES = "XO.?"
 # Camera controls a profile records (picamera2 names), when the source reports them.
 CAMERA_CONTROLS = ("ExposureTime", "AnalogueGain", "ColourGains", "AwbEnable", "AeEnable")
 
@@ -68,7 +70,9 @@ class Profile:
     ``corners`` (4, 2): where it was found (image pixels, UL UR LR LL in the
     board's own order) or None; ``quarter_turns`` / ``mirrored``: how the
     located grid was turned to put row 0 at the board's top; ``camera``:
-    controls to lock.
+    controls to lock; ``layout``: a board that prints symbols (LITS), the
+    symbol of each cell as confirmed at calibration, right way up (one
+    string per row, ``?`` where a piece hid it; :mod:`vision.printed`).
     """
 
     palette: Palette
@@ -83,6 +87,7 @@ class Profile:
     game: str | None = None
     created: str = ""
     source: str = ""
+    layout: tuple[str, ...] | None = None
     # The colours as play began (set by the first learning after calibration,
     # not stored; a colour still nominal then is anchored where it is first
     # seen): play may move a colour at most the palette's ``drift`` from
@@ -262,6 +267,16 @@ class Profile:
             "[camera]",
         ]
         out += [f"{k} = {_value(v)}" for k, v in sorted(self.camera.items())]
+        if self.layout is not None:
+            out += [
+                "",
+                "# The board's printed symbols as calibration saw them (X, O, . blank;",
+                "# ? where a piece hid one), row 1 first.",
+                "[layout]",
+                "rows = [",
+                *[f"    {_str(row)}," for row in self.layout],
+                "]",
+            ]
         out += [
             "",
             "[white_balance]",
@@ -346,6 +361,7 @@ class Profile:
         turns = orient.get("quarter_turns", 0)
         if not _is_int(turns):
             raise ValueError("[orientation] quarter_turns must be a whole number")
+        layout = _layout(data.get("layout"), geometry.rows, geometry.cols)
         return cls(
             palette=palette,
             geometry=geometry,
@@ -359,12 +375,27 @@ class Profile:
             game=data.get("game"),
             created=str(data.get("created", "")),
             source=str(data.get("source", "")),
+            layout=layout,
         )
 
     def copy(self) -> Profile:
         return replace(
             self, samples=self.samples.copy(), gains=self.gains.copy(), camera=dict(self.camera)
         )
+
+
+def _layout(table: Any, rows: int, cols: int) -> tuple[str, ...] | None:
+    """The ``[layout]`` table's rows, checked against the grid; None if absent."""
+    if table is None:
+        return None
+    lines = table.get("rows") if isinstance(table, dict) else None
+    shape = f"[layout] rows must be {rows} strings of {cols} cells (X, O, . or ?)"
+    if not isinstance(lines, list) or len(lines) != rows:
+        raise ValueError(shape)
+    for line in lines:
+        if not isinstance(line, str) or len(line) != cols or set(line) - set(LAYOUT_CODES):
+            raise ValueError(f"{shape}; not {line!r}")
+    return tuple(lines)
 
 
 def _is_int(v: Any) -> bool:

@@ -25,6 +25,7 @@ from calibration.profile import Profile
 from vision.colour import lab_to_linear, linear_to_lab
 from vision.constancy import gains_between
 from vision.palette import Palette
+from vision.printed import learnt_layout
 from vision.reader import Reading, read_cells
 from vision.shading import luminance
 
@@ -77,7 +78,9 @@ def build_profile(
     source: str = "",
     nominal: Palette | None = None,
 ) -> Profile:
-    """A profile learnt from a confirmed reading. Cells still ``?`` teach nothing.
+    """A profile learnt from a confirmed reading (the right way up). Cells
+    still ``?`` teach nothing. A board that prints symbols (LITS) also
+    leaves the profile its layout (:func:`vision.printed.learnt_layout`).
 
     ``nominal``: the palette the reading started from; a colour the board did
     not show goes back to its nominal value (the fit may have pulled it
@@ -99,6 +102,10 @@ def build_profile(
         (r, c): str(codes[r, c]) for r in range(rows) for c in range(cols) if codes[r, c] != "?"
     }
     profile.learn_reading(reading.lab, known, trusted=True)
+    printed = [s for k in np.flatnonzero(reading.palette.board) for s in reading.palette.symbols[k]]
+    if printed:
+        # a board that prints symbols (LITS): the person confirmed them too
+        profile.layout = learnt_layout(codes, printed)
     if nominal is not None:
         profile.palette = _unseen_from_nominal(profile, nominal)
     return profile

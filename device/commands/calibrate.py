@@ -209,11 +209,15 @@ def run(args: argparse.Namespace) -> int:
                 "learnt": learnt,
                 "gains": [round(float(g), 5) for g in profile.gains],
                 "quarter_turns": k,
+                "layout": None if profile.layout is None else list(profile.layout),
             }
         )
     else:
         taught = ", ".join(f"{name} {n}" for name, n in learnt.items())
         print(f"wrote {out}: {len(fixes)} cell(s) fixed; learnt from {taught}")
+        if profile.layout is not None:
+            seen = sum(len(row) - row.count("?") for row in profile.layout)
+            print(f"the board's printed symbols: {seen} of {rows * cols} cells known")
     return EXIT_OK
 
 

@@ -185,7 +185,8 @@ def run(args: argparse.Namespace) -> int:
         # are whole tetrominoes coloured by shape on paired symbols.
         lits_board = palette.game == "lits" and (rows, cols) == GAME_GRIDS["lits"]
         rules = "bits" if game_board else "lits" if lits_board else ""
-        codes, conf = ruled_reading(rules, reading, k)
+        layout = None if profile is None else profile.layout
+        codes, conf = ruled_reading(rules, reading, k, layout)
         cells = ["".join(row) for row in codes.tolist()]
         out["corners"] = [
             [round(float(x), 2), round(float(y), 2)] for x, y in turn_corners(photo.fit.corners, k)

@@ -297,7 +297,8 @@ def sim_board(
     ms = (time.perf_counter() - t0) * 1000
     reading, fit = photo.reading, photo.fit
     k = truth_turns(fit.corners, frame.corners)
-    codes, _ = ruled_reading(game, reading, k)  # as tilewatch read does: the pieces' own rules
+    # as tilewatch read does: the pieces' own rules, the profile's layout
+    codes, _ = ruled_reading(game, reading, k, None if profile is None else profile.layout)
     cells = ["".join(r) for r in codes.tolist()]
     board = compare(name, frame.board, cells, ms, **_tags(frame.conditions))
     if game == "bits":
@@ -334,7 +335,14 @@ def calibrate_on(
     # The profile's grid is found by the search, starting where calibration
     # saw it (the corners given by hand, if so): the tables' cameras get
     # bumped between the two moments, which fixed corners would not follow.
-    return build_profile(reading, fixes, corners=turn_corners(fit.corners, k), nominal=palette)
+    profile = build_profile(reading, fixes, corners=turn_corners(fit.corners, k), nominal=palette)
+    if profile.layout is not None:
+        # the right way up, as the profile's corners (`tilewatch calibrate`
+        # turns the reading it shows before it learns; the colours are learnt
+        # here in the reading's order, as every calibrated figure was measured)
+        up = turn(np.array([list(row) for row in profile.layout]), k)
+        profile.layout = tuple("".join(row) for row in up.tolist())
+    return profile
 
 
 def sim_boards(
