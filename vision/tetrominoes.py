@@ -78,7 +78,10 @@ def pieced(
     ``codes``: letters for pieces, ``X`` ``O`` ``.`` for uncovered cells,
     ``?`` unsure; ``scores`` (10, 10, K): each palette entry's distance
     (:attr:`vision.reader.Reading.scores`); ``entry_codes``: the palette's
-    codes (K,), entries whose code is not a piece letter are the board."""
+    codes (K,), entries whose code is not a piece letter are the board.
+    The mask also holds the unsure cells nearest a piece's colour that the
+    split leaves uncovered: they stay ``?`` (their symbol was not read),
+    but are known to be the board."""
     unchanged = codes, np.zeros(codes.shape, bool)
     if codes.shape != (SIZE, SIZE) or scores.shape[:2] != codes.shape:
         return unchanged
@@ -110,6 +113,7 @@ def pieced(
     # touches is split on its own.
     maybe = np.asarray(allowed[..., 1:].any(axis=-1))
     out = shaped.copy()
+    settled = np.zeros(codes.shape, bool)
     near = cost <= least[..., None] + slack
     for group in _groups(maybe):
         split = _cheapest_split(group, cost, allowed)
@@ -126,7 +130,12 @@ def pieced(
                 out[cell] = LETTERS[label - 1]
             elif shaped[cell] in LETTERS:
                 out[cell] = UNSURE  # uncovered, but its symbol was not read
-    return out, out != codes
+            else:
+                # unsure, nearest a piece's colour, but no piece fits it
+                # (a lamp's core washed it out beside whole pieces): the
+                # board, its symbol still unread
+                settled[cell] = True
+    return out, (out != codes) | settled
 
 
 def _overruled(split: dict[Cell, int], said: dict[Cell, int], near: np.ndarray) -> int:

@@ -136,6 +136,19 @@ def test_symbols_glare_hid_or_misread_are_read_as_printed_with_a_profile():
         assert before.wrong, seed
 
 
+def test_a_cell_the_lamps_core_washed_out_beside_whole_pieces_is_its_printed_symbol():
+    # Simulated LITS 14993 and 15075 (2700-3000 K lamps, glare 0.74-0.8): a
+    # blank cell under the core read nearest blue beside a whole S, so it
+    # stayed unsure; no piece fits it, so it is the board, and the profile
+    # knows its symbol.
+    for seed in (14993, 15075):
+        profile = calibrate_on("lits", seed, LITS)
+        assert profile is not None
+        frame = next(still_frames("lits", seed, 1))
+        board = sim_board("lits", seed, frame, profile.palette, profile)
+        assert board.found and board.wrong == [], (seed, board.wrong)
+
+
 def test_calibrate_then_read_with_the_profile_reads_the_symbols_as_printed(tmp_path, capsys):
     # The commands a player runs: `tilewatch calibrate` on a daylight frame
     # of simulated LITS table 14793, the board confirmed as read, then

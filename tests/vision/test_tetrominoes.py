@@ -148,3 +148,28 @@ def test_rendered_tables_whose_glared_corner_has_no_split_keep_their_other_piece
     for seed in (5055, 5123):
         board = _read_table(seed)
         assert len(board.wrong) <= 2, (seed, board.wrong)
+
+
+def test_an_unsure_cell_no_piece_fits_is_known_to_be_the_board():
+    # A lamp's core washed out a cell beside a whole blue S: nearest blue
+    # (33 against the board's 45), but a fifth cell cannot join the S and
+    # no other piece fits there. It stays '?' (its symbol was not read),
+    # marked as settled, so the rules may name its symbol (below).
+    read = _board(["..........", ".SS.......", "SS?......."])
+    fits = {(2, 2): {"S": 33.0, ".": 45.6}}
+    scores = _scores(read, fits)
+    scores[2, 2, 0] = 45.6
+    fixed, changed = pieced(read, scores, ENTRIES)
+    assert fixed[2, 2] == "?" and changed[2, 2] and changed.sum() == 1
+
+
+def test_an_unsure_cell_no_piece_fits_takes_its_half_turn_partners_symbol():
+    from vision.rules import ruled
+
+    read = _board(["..........", ".SS......X", "SS?......."])
+    read[7, 7] = "O"  # (2, 2)'s partner across the centre
+    read[8, 0] = "O"
+    scores = _scores(read)
+    scores[2, 2, 0], scores[2, 2, 4] = 45.6, 33.0
+    codes, _ = ruled("lits", read, np.where(read == "?", 0.0, 0.9), scores, ENTRIES)
+    assert codes[2, 2] == "X"
