@@ -460,16 +460,20 @@ def _lone_neutrals(
     grey = codes == NEUTRAL
     if not grey.any():
         return codes.copy()
+    is_grey = np.array([c == NEUTRAL for c in entry_codes])
+    # an unsure neighbour that may be grey may be the tile's other half
+    maybe = grey | (
+        (codes == "?") & (scores[..., is_grey].min(axis=-1) - scores.min(axis=-1) <= LONE_SLACK)
+    )
     beside = np.zeros_like(grey)
-    beside[1:] |= grey[:-1]
-    beside[:-1] |= grey[1:]
-    beside[:, 1:] |= grey[:, :-1]
-    beside[:, :-1] |= grey[:, 1:]
+    beside[1:] |= maybe[:-1]
+    beside[:-1] |= maybe[1:]
+    beside[:, 1:] |= maybe[:, :-1]
+    beside[:, :-1] |= maybe[:, 1:]
     lone = grey & ~beside
     out = codes.copy()
     if not lone.any():
         return out
-    is_grey = np.array([c == NEUTRAL for c in entry_codes])
     others = np.where(is_grey, np.inf, scores)
     k = others.argmin(axis=-1)
     near = others.min(axis=-1) - scores.min(axis=-1) <= LONE_SLACK

@@ -71,6 +71,18 @@ def test_a_lone_grey_cell_takes_its_next_best_colour():
     assert np.argwhere(moved).tolist() == [[3, 2]]
 
 
+def test_a_grey_cell_beside_an_unsure_one_that_may_be_grey_is_not_lone():
+    # The neutral tile lying on R K, one half read grey, the other left
+    # unsure between the board (13) and grey (16): the grey half may have its
+    # other half there, so it stays grey, and only grey pairs it.
+    codes = grid(["....", "....", "N?..", "KRRK"])
+    s = grey_scores(codes)
+    s[2, 1] = [13.0, 40.0, 40.0, 16.0]
+    out, moved = settled(codes, s, GREY)
+    assert ["".join(r) for r in out] == ["....", "....", "NN..", "KRRK"]
+    assert np.argwhere(moved).tolist() == [[2, 1]]
+
+
 def test_a_lone_grey_cell_with_nothing_near_is_unsure():
     # (the black cell under it pairs with no colour it could be, so the
     # dominoes do not decide it; see

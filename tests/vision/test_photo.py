@@ -350,6 +350,15 @@ def test_unsure_greys_are_settled_by_the_one_neutral_tile():
     _reads_right_calibrated(13693)
 
 
+def test_the_neutral_tile_with_one_half_unsure_stays_grey():
+    # With a profile. Simulated table 15177 (the ivory print, a 2700 K
+    # lamp): the neutral tile lying on the bottom row, one half read grey
+    # (7 from grey, 13 from the print), the other unsure (the print 13,
+    # grey 16). The grey half was taken for a lone grey and made the
+    # print, and its other half with it.
+    _reads_right_calibrated(15177)
+
+
 def test_an_unsure_grey_that_pairs_only_as_the_board_is_the_print():
     # With a profile. Simulated tables 13281 and 13200, the ivory print:
     # an empty cell shaded grey (L* 59 and 56 where the print shows 90 and
