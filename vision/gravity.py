@@ -71,6 +71,9 @@ INVENT_SLACK = 12.0
 # next (else which tile it is stays unsure).
 MAX_UNSURE = 6
 TILE_MARGIN = 5.0
+# A state of an unsure cell in _decided: covered by a tile of some colour
+# other than grey (pairing asks only whether a cell is covered, and grey).
+ANY_TILE = -1
 # Every round starts with a starting tile: a double without a symbol,
 # dropped on the empty ramp (RULES.md), so a ramp with tiles shows one
 # lying on the bottom row or standing on the bottom edge. Its halves show
@@ -282,7 +285,10 @@ def _decided(
     of L* 56-59 where it shows 87-90, no other tile colour near). A cell
     nearest grey that does not look grey is not taken so (6106: a red half
     under a glare, chroma 22, nearest grey at 30 and black at 38, stays
-    unsure)."""
+    unsure). One whose tile colour is unclear is also tried as some tile
+    not grey (ANY_TILE): where no tile of any colour pairs, it is the board
+    (15000: the lamp's core over the print, L* 97, nearest the print and
+    every tile colour far; a tile there would float)."""
     unsure = [tuple(int(v) for v in ix) for ix in np.argwhere(codes == "?")]
     if not unsure or len(unsure) > MAX_UNSURE:
         return codes
@@ -298,8 +304,13 @@ def _decided(
     # is grey, its nearest other tile colour if that is within FLIP_SLACK
     said_grey = np.zeros(codes.shape, bool) if greyish is None else greyish
     other = colour_near & said_grey
+    # (and when no tile colour is clearly its, "some tile not grey"
+    # (ANY_TILE): where no tile of any colour pairs, the cell is the board
+    # however unsure its colour, a lamp's core over the print)
     options = [
-        [None, int(tile_k[c])] + ([int(colour_k[c])] if neutral[tile_k[c]] and other[c] else [])
+        [None, int(tile_k[c])]
+        + ([int(colour_k[c])] if neutral[tile_k[c]] and other[c] else [])
+        + ([] if tile_clear[c] else [ANY_TILE])
         for c in unsure
     ]
     feasible = []
@@ -307,21 +318,24 @@ def _decided(
         trial, g = full.copy(), grey.copy()
         for c, k in zip(unsure, states, strict=True):
             trial[c] = k is not None
-            g[c] = k is not None and bool(neutral[k])
+            g[c] = k is not None and k != ANY_TILE and bool(neutral[k])
         if np.count_nonzero(g) <= most_grey and _dominoes(trial, g):
             feasible.append(states)
     near_board = scores[..., board].min(axis=-1) - best <= FLIP_SLACK
     out = codes.copy()
     for i, c in enumerate(unsure):
         said = {f[i] for f in feasible}
-        if len(said) != 1:
-            continue
-        k = said.pop()
+        named = said - {ANY_TILE}
+        if ANY_TILE in said and any(k is None or neutral[k] for k in named):
+            continue  # covered or not, grey or not: open
+        if len(named) != 1:
+            continue  # (only ANY_TILE: a tile, of a colour nothing names)
+        k = named.pop()
         if k is None or k == tile_k[c]:
             # between the board and its nearest tile colour; or grey, pairing
             # only as the board: the print in shade, however far it looks
             shaded = k is None and neutral[tile_k[c]] and said_grey[c]
-            if (near_board[c] or shaded) and tile_clear[c]:
+            if (near_board[c] or shaded) and (tile_clear[c] or k is None):
                 out[c] = empty if k is None else lookup[k]
         elif colour_clear[c]:
             out[c] = lookup[k]  # a grey that cannot be the neutral tile

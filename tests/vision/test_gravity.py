@@ -233,6 +233,26 @@ def test_an_unsure_cell_the_dominoes_decide_is_read():
     assert ["".join(r) for r in out][2] == "...."
 
 
+def test_an_unsure_cell_no_tile_of_any_colour_could_cover_is_the_board():
+    # A lamp's core over the print: the cell washed out, nearest the board
+    # (33) and no tile colour within reach (grey 62, black 104), so which
+    # tile it would be is unknown. But over an empty cell any tile would
+    # float, and on the bottom row beside paired tiles any tile would pair
+    # with nothing: either way it is the board.
+    for rows, cell in ((["....", "..?.", "....", "RRKK"], (1, 2)), (["....", "KK?."], (1, 2))):
+        codes = grid(rows)
+        s = grey_scores(codes)
+        s[cell] = (33.6, 104.6, 121.0, 62.2)
+        out, moved = settled(codes, s, GREY)
+        assert out[cell] == "." and np.argwhere(moved).tolist() == [list(cell)]
+    # One that some tile could cover stays unsure: which tile is unknown.
+    codes = grid(["....", "..?.", "..K.", "RRKK"])
+    s = grey_scores(codes)
+    s[1, 2] = (33.6, 104.6, 121.0, 62.2)
+    out, _ = settled(codes, s, GREY)
+    assert out[1, 2] == "?"
+
+
 def test_a_ramp_holds_one_neutral_tile_so_unsure_greys_beside_it_are_the_board():
     # The neutral tile standing in column 1; two cells beside it under a
     # lamp's core, unsure, nearest grey (6) then the board (10). As a
@@ -267,6 +287,12 @@ def test_an_unsure_grey_that_only_pairs_as_black_is_black():
     s[1, 1] = (69.0, 32.0, 60.0, 13.0)
     out, moved = settled(codes, s, GREY, greyish=np.zeros(codes.shape, bool))
     assert out[1, 1] == "?" and not moved.any()
+    # ... and the same when grey, black and the board are all near (30, 31,
+    # 32: simulated BITS 14705 without a profile, under a lamp's core):
+    # only black pairs, whatever other tile it might be
+    s[1, 1] = (32.0, 31.4, 81.0, 30.2)
+    out, moved = settled(codes, s, GREY, greyish=looks_grey)
+    assert out[1, 1] == "K" and np.argwhere(moved).tolist() == [[1, 1]]
 
 
 def test_an_unsure_grey_that_pairs_only_as_the_board_is_the_print_in_shade():

@@ -359,6 +359,17 @@ def test_the_neutral_tile_with_one_half_unsure_stays_grey():
     _reads_right_calibrated(15177)
 
 
+def test_a_cell_under_a_lamps_core_that_no_tile_could_cover_is_the_board():
+    # With a profile. Simulated tables 15000 and 14093 (the ivory print, the
+    # lamp's core over an empty cell): washed out (L* 97-106), nearest the
+    # print and no tile colour within reach, so unsure of which tile it
+    # would be; but any tile there would float (15000) or pair with nothing
+    # (14093, the bottom row's last cell, empty cells beside and above it):
+    # the board.
+    _reads_right_calibrated(15000)
+    _reads_right_calibrated(14093)
+
+
 def test_an_unsure_grey_that_pairs_only_as_the_board_is_the_print():
     # With a profile. Simulated tables 13281 and 13200, the ivory print:
     # an empty cell shaded grey (L* 59 and 56 where the print shows 90 and
