@@ -3,12 +3,16 @@ a symbol glare hides or a shadow's edge fakes is the one printed there."""
 
 from __future__ import annotations
 
+import json
+
+import cv2
 import numpy as np
 import pytest
 
 from calibration.palette import load_palette
 from calibration.profile import Profile, ProfileError
 from calibration.wizard import build_profile
+from device.cli import main
 from device.evals.read import calibrate_on, sim_board, still_frames
 from engine.lits.layout import Layout
 from vision.printed import as_printed, learnt_layout
@@ -154,12 +158,6 @@ def test_calibrate_then_read_with_the_profile_reads_the_symbols_as_printed(tmp_p
     # of simulated LITS table 14793, the board confirmed as read, then
     # `tilewatch read --profile` on the night frame whose O under the
     # lamp's spot reads blank without the layout.
-    import json
-
-    import cv2
-
-    from device.cli import main
-
     daylight = {"kelvin": 6500.0, "white_balance": 1.0, "shadow": 0.0, "glare": 0.0}
     calib = next(still_frames("lits", 14793, 1, moments="calibration", **daylight))
     play = next(still_frames("lits", 14793, 1))
