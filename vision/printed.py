@@ -28,9 +28,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.halfturn import AGREE, PARTNER, SURE
+from vision.halfturn import AGREE, PARTNER, SURE, UNSURE, paired
 
-UNKNOWN = "?"
+UNKNOWN = UNSURE  # a cell whose symbol was not seen, as halfturn marks one
 
 
 def learnt_layout(codes: np.ndarray, symbols: Sequence[str]) -> tuple[str, ...]:
@@ -38,19 +38,12 @@ def learnt_layout(codes: np.ndarray, symbols: Sequence[str]) -> tuple[str, ...]:
     from a confirmed board ``codes`` (rows, cols), the right way up:
     every cell showing one of ``symbols`` (the board's: ``X`` ``O`` ``.``),
     and each covered cell whose half-turn partner shows one, when the
-    board's pairs follow the half-turn rule (AGREE of those seen both)."""
+    board's pairs follow the half-turn rule (:func:`vision.halfturn.paired`
+    on the confirmed symbols, every one sure)."""
     codes = np.asarray(codes)
-    seen = np.isin(codes, list(symbols))
-    out = np.where(seen, codes, UNKNOWN)
-    partner = out[::-1, ::-1]
-    both = seen & seen[::-1, ::-1] & np.isin(out, list(PARTNER)) & np.isin(partner, list(PARTNER))
-    if both.any():
-        follow = np.array([PARTNER[a] == b for a, b in zip(out[both], partner[both], strict=True)])
-        if follow.mean() >= AGREE:
-            told = ~seen & seen[::-1, ::-1] & np.isin(partner, list(PARTNER))
-            for r, c in zip(*np.nonzero(told), strict=True):
-                out[r, c] = PARTNER[str(partner[r, c])]
-    return tuple("".join(row) for row in out.tolist())
+    seen = np.where(np.isin(codes, list(symbols)), codes, UNKNOWN)
+    told, _ = paired(seen, np.ones(codes.shape))
+    return tuple("".join(row) for row in told.tolist())
 
 
 def as_printed(
