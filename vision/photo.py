@@ -46,8 +46,22 @@ UNSURE_SHARE = 0.04
 CLEARLY = 2.0
 # A grid a cell or two beside the one found replaces it when its cells fit the
 # palette this many times better (mean distance) with no more doubts: on
-# tuning 3164 (a ramp's rail read as the last row) 1.8 times.
+# tuning 3164 (a ramp's rail read as the last row) 1.8 times. With a
+# profile, against the grid where calibration saw it: most nights the
+# camera has not moved, and a column of the slate ramp's black tiles read
+# as its print fitted the profile's colours 1.33 times better a column off
+# (simulated 13739).
 BESIDE_CLEARLY = 1.5
+# Without a profile only the lines speak for the grid found, and a ramp's
+# margin and rail make lines as good as a column of cells, so a grid beside
+# it needs to fit only this many times better. On 1950 fresh BITS tables
+# (13100-13399, 13600-13749, 14050-15749) read without a profile, 14 showed
+# placements beside the grid that the lines supported nearly as well:
+# where the true grid's cells fit better they did so by 1.27 to 4.9 times,
+# and the one placement a cell off that fit better did so by 1.05 (15705, a
+# second neutral). At 1.5 the true grid lost at 1.27 (15738: the grid found
+# took the slate ramp's margin and rail for a column, 3.6 against 2.8 ΔE).
+FOUND_CLEARLY = 1.2
 # A cell a profile leaves unsure takes the code the profile's colours,
 # fitted to the photo, read it as with at least this confidence (see
 # _settle_unsure), and reports no more than SETTLED_CONFIDENCE: of the
@@ -171,9 +185,10 @@ def read_photo(
             if refined is not None:
                 places.append(refined)
         out = _read_at(image, places[home], palette, gains, fit_palette, steps)
+        clearly = FOUND_CLEARLY if seen is None else BESIDE_CLEARLY
         for other in places[:home] + places[home + 1 :]:
             there = _read_at(image, other, palette, gains, fit_palette, steps)
-            if _better_beside(there.reading, out.reading, palette):
+            if _better_beside(there.reading, out.reading, palette, clearly):
                 out = there
     else:
         out = _read_at(image, grid, palette, gains, fit_palette, steps)
@@ -316,10 +331,10 @@ def _at_home(places: Sequence[GridFit], seen: Sequence[Sequence[float]] | np.nda
     return nearest if gaps[nearest] < AT_HOME else 0
 
 
-def _better_beside(there: Reading, here: Reading, palette: Palette) -> bool:
+def _better_beside(there: Reading, here: Reading, palette: Palette, clearly: float) -> bool:
     """Whether the reading of a grid a cell or two off (``there``) is the board
-    rather than ``here``: its cells fit the palette clearly better
-    (:data:`BESIDE_CLEARLY`) with no more doubts, or no worse with fewer
+    rather than ``here``: its cells fit the palette ``clearly`` times better
+    (:data:`BESIDE_CLEARLY`, :data:`FOUND_CLEARLY`) with no more doubts, or no worse with fewer
     doubts (simulated BITS 3164 with a profile: the ramp's rail read as a
     row of black and two unsure cells, 5.0 ΔE off on average; the true
     grid 4.1, every cell sure)."""
@@ -327,7 +342,7 @@ def _better_beside(there: Reading, here: Reading, palette: Palette) -> bool:
     misfit, our_misfit = _misfit(there), _misfit(here)
     if doubts < ours and misfit <= our_misfit:
         return True
-    return doubts <= ours and BESIDE_CLEARLY * misfit < our_misfit
+    return doubts <= ours and clearly * misfit < our_misfit
 
 
 def _worse_off(taken: Reading, seen: Reading) -> bool:
