@@ -20,6 +20,7 @@ import cv2
 import numpy as np
 
 from device.config import Config
+from vision.gridfit import GridFit
 
 # Free space below which the game record could fill the card mid-game; a
 # game's log is a few hundred kB, so these are generous.
@@ -36,6 +37,12 @@ STALE_DAYS = 30
 # grid's side the camera was moved since calibration.
 MOVED_SHARE = 0.03
 GRIDS = {"bits": (6, 6), "lits": (10, 10)}
+# Room (in cells) the grid should leave to the picture's edge: the board's
+# rim (a BITS ramp's rails and lip, a LITS board's margin: 0.7 to 0.9 of a
+# cell) must be in view, or the search can take a row of the header for
+# cells and find the grid a row off (simulated LITS 15138: the bottom row
+# out of the picture, the title band read as the top row).
+ROOM_CELLS = 1.0
 
 
 @dataclass
@@ -169,6 +176,9 @@ def check_grid(image: np.ndarray, game: str, profile_path: Path) -> list[Finding
         findings.append(
             Finding("grid", "ok", f"{rows}x{cols} grid found, quality {fit.quality:.2f}")
         )
+        tight = framing(fit, image)
+        if tight is not None:
+            findings.append(Finding("grid", "warn", tight))
     if profile is None:
         if profile_path.exists():
             return findings
@@ -205,6 +215,20 @@ def check_grid(image: np.ndarray, game: str, profile_path: Path) -> list[Finding
                 )
             )
     return findings
+
+
+def framing(fit: GridFit, image: np.ndarray) -> str | None:
+    """What to do when the grid found leaves less than ``ROOM_CELLS`` to the
+    picture's edge (the board's rim may be out of view), else ``None``."""
+    room = fit.room(image.shape[1], image.shape[0])
+    if room >= ROOM_CELLS:
+        return None
+    return (
+        f"the grid comes within {max(room, 0.0):.1f} of a cell of the picture's edge: "
+        "the board may run out of view, and a grid found a row off reads every cell "
+        "wrong; raise or turn the camera until a cell's width of table shows around "
+        "the whole board"
+    )
 
 
 def _age_days(created: str) -> float | None:

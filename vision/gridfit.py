@@ -6,6 +6,10 @@
 (0, 3)
 >>> fit.cells_from([[10, 0], [70, 0], [70, 60], [10, 60]])  # a cell to the right
 1.0
+>>> fit.room(100, 70)  # touching the top and left edges
+0.0
+>>> GridFit.from_corners([[20, 10], [80, 10], [80, 70], [20, 70]], 6, 6).room(100, 85)
+1.0
 >>> print(fit)
 GridFit 6x6 manual quality 1.00 corners (0.0, 0.0) (60.0, 0.0) (60.0, 60.0) (0.0, 60.0)
 """
@@ -74,6 +78,14 @@ class GridFit:
         """Mean length of the grid's four sides in image pixels."""
         c = self.corners
         return float(np.mean(np.linalg.norm(c - np.roll(c, -1, axis=0), axis=1)))
+
+    def room(self, width: int, height: int) -> float:
+        """The least room, in cells, between the grid's corners and the
+        edge of a ``width`` x ``height`` picture (negative: a corner lies
+        outside it)."""
+        x, y = self.corners[:, 0], self.corners[:, 1]
+        gaps = np.concatenate([x, y, width - x, height - y])
+        return float(gaps.min() / (self.side_px() / max(self.rows, self.cols)))
 
     def __str__(self) -> str:
         pts = " ".join(f"({x:.1f}, {y:.1f})" for x, y in self.corners)

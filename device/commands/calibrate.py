@@ -31,6 +31,7 @@ from calibration.profile import CAMERA_CONTROLS, Profile
 from calibration.wizard import FixError, build_profile, confirmed_codes, parse_fixes
 from device.cli import EXIT_NOT_FOUND, EXIT_OK, CliError, print_json
 from device.commands.read import GAME_GRIDS, load_image, manual_corners, parse_grid
+from device.doctor import framing
 from vision.annotate import draw_reading
 from vision.draw import draw_grid
 from vision.gridfit import GridFit
@@ -159,6 +160,10 @@ def run(args: argparse.Namespace) -> int:
     if photo is None:
         print(f"no {rows}x{cols} grid found in {source}", file=sys.stderr)
         return EXIT_NOT_FOUND
+    if args.corners is None:
+        tight = framing(photo.fit, image)
+        if tight is not None:
+            print(f"warning: {tight}", file=sys.stderr)
     k = 0
     if palette.game == "bits" and (rows, cols) == GAME_GRIDS["bits"] and args.corners is None:
         k = gravity_quarters(photo.reading.codes != ".")[0]

@@ -6,10 +6,12 @@ import json
 import subprocess
 import sys
 
+import cv2
 import numpy as np
 
 from calibration.profile import Profile
 from device.cli import main
+from device.evals.read import still_frames
 from tests.device.test_read_cells import BOARD, CORNERS, photo
 
 ENTRY = "import sys; from device.cli import main; sys.exit(main(sys.argv[1:]))"
@@ -86,3 +88,16 @@ def test_no_grid_is_exit_3(tmp_path):
     blank = tmp_path / "blank.png"
     cv2.imwrite(str(blank), np.full((240, 320, 3), 200, np.uint8))
     assert calibrate(blank, "--yes", "--out", tmp_path / "p.toml").returncode == 3
+
+
+def test_a_board_running_out_of_the_picture_is_warned_of(tmp_path):
+    # Simulated LITS 15138: the bottom row is out of the picture. The
+    # profile is still written (the person may fix the cells), with a
+    # warning to frame the whole board first.
+    frame = next(still_frames("lits", 15138, 1))
+    image = tmp_path / "frame.png"
+    cv2.imwrite(str(image), frame.image)
+    out = tmp_path / "p.toml"
+    done = calibrate(image, "--game", "lits", "--yes", "--out", out)
+    assert done.returncode == 0 and out.exists()
+    assert "warning:" in done.stderr and "a cell's width of table" in done.stderr

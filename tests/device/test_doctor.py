@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 
 from device.config import load_config_text
-from device.doctor import check_light, run_checks
+from device.doctor import ROOM_CELLS, check_light, framing, run_checks
+from device.evals.read import still_frames
 from device.sim.conditions import Conditions
 from device.sim.stills import still
+from vision.locate import locate_grid
 
 
 def _config(tmp_path, source):
@@ -102,3 +104,23 @@ def test_a_wrong_config_is_one_line_exit_2(tmp_path, text):
     )
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and out.stderr.startswith("tilewatch doctor: ")
+
+
+def test_a_board_running_out_of_the_picture_says_to_frame_it_whole(tmp_path):
+    # Simulated LITS table 15138: the board's bottom row runs out of the
+    # picture, and the search finds the grid a row up, the title band taken
+    # for the top row. The grid it finds sits 0.8 of a cell from the edge.
+    frame = next(still_frames("lits", 15138, 1))
+    findings = run_checks(_config(tmp_path, _folder_with(tmp_path, frame.image)), game="lits")
+    warned = [f for f in findings if f.check == "grid" and f.status == "warn"]
+    assert len(warned) == 1 and "a cell's width of table" in warned[0].message
+
+
+def test_a_board_with_room_around_it_gets_no_framing_advice():
+    shot = still("bits", 5, conditions=Conditions(seed=5))
+    fit = locate_grid(shot.image, 6, 6)
+    assert fit is not None and fit.room(640, 480) >= ROOM_CELLS
+    assert framing(fit, shot.image) is None
+    # the same board cut off below its grid: a corner lies outside the picture
+    cut = np.ascontiguousarray(shot.image[: int(fit.corners[:, 1].max()) - 10])
+    assert framing(fit, cut) is not None
