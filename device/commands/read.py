@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from calibration.palette import PaletteError, bundled_palettes, load_palette
 from calibration.profile import Profile, ProfileError
 from device.cli import EXIT_NOT_FOUND, EXIT_OK, CliError, print_json
 from device.commands.score import load_cards
+from device.doctor import framing
 from engine.bits import Board, load_settings, score_board
 from vision.annotate import draw_reading
 from vision.draw import draw_grid, draw_miss
@@ -176,6 +178,9 @@ def run(args: argparse.Namespace) -> int:
     out = result(fit, args.game, rows, cols)
     picture = None
     if photo is not None:
+        tight = framing(photo.fit, image) if photo.fit.method == "search" else None
+        if tight is not None:
+            print(f"warning: {tight}", file=sys.stderr)
         reading = photo.reading
         game_board = (
             palette.game == "bits" and (rows, cols) == GAME_GRIDS["bits"] and corners is None

@@ -91,3 +91,26 @@ def test_debug_image_and_bad_profile(tmp_path, capsys):
     assert main(["read", str(photo(tmp_path, BOARD)), "--profile", str(bad)]) == 2
     assert "grid must be [rows, cols]" in capsys.readouterr().err
     assert main(["read", str(photo(tmp_path, BOARD)), "--palette", "nope"]) == 2
+
+
+def test_a_board_running_out_of_the_picture_is_read_with_a_warning(tmp_path, capsys):
+    # The board with 100 px (60 px cells) of table around it: no warning.
+    # Cut 20 px below the grid's bottom edge: the reading comes with advice
+    # to frame the board whole, on stderr, and the JSON is as before.
+    wide = cv2.copyMakeBorder(
+        cv2.imread(str(photo(tmp_path, BOARD))),
+        40,
+        40,
+        40,
+        40,
+        cv2.BORDER_CONSTANT,
+        value=(90, 90, 90),
+    )
+    path, cut = tmp_path / "wide.png", tmp_path / "cut.png"
+    cv2.imwrite(str(path), wide)
+    cv2.imwrite(str(cut), wide[:480])
+    for image, warned in ((path, False), (cut, True)):
+        code = main(["read", str(image), "--json"])
+        captured = capsys.readouterr()
+        assert code == 0 and json.loads(captured.out)["cells"] == BOARD
+        assert ("a cell's width of table" in captured.err) is warned
