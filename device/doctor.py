@@ -14,13 +14,15 @@ import time
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import cv2
 import numpy as np
 
 from device.config import Config
-from vision.gridfit import GridFit
+
+if TYPE_CHECKING:  # vision is loaded only when a check needs it
+    from vision.gridfit import GridFit
 
 # Free space below which the game record could fill the card mid-game; a
 # game's log is a few hundred kB, so these are generous.

@@ -62,6 +62,14 @@ BESIDE_CLEARLY = 1.5
 # second neutral). At 1.5 the true grid lost at 1.27 (15738: the grid found
 # took the slate ramp's margin and rail for a column, 3.6 against 2.8 ΔE).
 FOUND_CLEARLY = 1.2
+# A grid beside the one found with fewer doubts replaces it when its cells
+# also fit the palette this many times better: a cell unsure on the true
+# grid is no reason to take a grid a column off that fits about as well
+# (simulated BITS 16365 with a profile: one cell unsure on the true grid,
+# 4.36 against 4.08 ΔE a column off; tuning 3164, the rail read as a row:
+# 1.22 times). On every placement recorded on 1950 fresh BITS tables
+# without a profile, about 1300 with one, and 800 LITS, only 16365 changes.
+FEWER_DOUBTS = 1.1
 # A cell a profile leaves unsure takes the code the profile's colours,
 # fitted to the photo, read it as with at least this confidence (see
 # _settle_unsure), and reports no more than SETTLED_CONFIDENCE: of the
@@ -74,14 +82,6 @@ SETTLED_CONFIDENCE = 0.5
 # where calibration saw the grid is the one it saw: no placement a whole
 # cell off can be nearer.
 AT_HOME = 0.5
-# A grid beside the one found with fewer doubts replaces it when its cells
-# also fit the palette this many times better: a cell unsure on the true
-# grid is no reason to take a grid a column off that fits about as well
-# (simulated BITS 16365 with a profile: one cell unsure on the true grid,
-# 4.36 against 4.08 ΔE a column off; tuning 3164, the rail read as a row:
-# 1.22 times). On every placement recorded on 1950 fresh BITS tables
-# without a profile, about 1300 with one, and 800 LITS, only 16365 changes.
-FEWER_DOUBTS = 1.1
 # Cells of a colour beyond its ``most`` that a reading shows without doubt:
 # one domino dropped against the rules (RULES.md: "a second neutral in one
 # round") stays on the board until its player takes it back, and the
