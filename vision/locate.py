@@ -71,6 +71,9 @@ CONVINCING = 0.8
 # their combs try (a rough lattice spans the board, margins and all).
 FAMILY_TOP = 3
 FAMILY_PITCHES = (0.35, 1.6)
+# Outlines re-combed when the winner is not convincing (see _outlines_recombed):
+# a scene seldom gives more than six distinct ones, and each costs one look.
+OUTLINE_TOP = 6
 # Re-combed lattices refined (see _recomb).
 RECOMB_TOP = 4
 # A doubtful winner's pitch may be wrong along an axis: the grid's n cells
@@ -195,6 +198,11 @@ def locate_grid(
         # Only a fit good enough to keep: one cell out is a slip to mend,
         # while beside a poor one lies only another poor one.
         best = _neighbours(pyramid, best, rows, cols)
+    if best is None or best[0] < CONVINCING:
+        # Last: every stage above starts from the winner or from refined
+        # outlines; an outline's own lines, re-combed, can hold the grid.
+        outlines = [homography_from_corners(q / scale, rows, cols) for q in without_repeats(quads)]
+        best = _outlines_recombed(pyramid, outlines[:OUTLINE_TOP], best, rows, cols)
     if best is None or best[0] < MIN_QUALITY:
         return None
     return _as_fit(image, pyramid, best, rows, cols, {"candidates": float(len(starts))})
@@ -332,6 +340,34 @@ def _from_families(
             continue
         starts += [(c, None) for c in found]
     return starts
+
+
+def _outlines_recombed(
+    pyramid: lattice.Pyramid,
+    outlines: list[np.ndarray],
+    best: Refined | None,
+    rows: int,
+    cols: int,
+) -> Refined | None:
+    """The winner, or a lattice re-combed from one of the outlines
+    (:mod:`vision.comb`) before any refinement, whichever is better
+    supported once refined. An outline of the whole ramp, header and rails
+    and all, has the grid's directions and its lines inside it; refined
+    as it is, it settles on whatever lines lie near its own, and the
+    winner's own re-combing (:func:`_recomb`) starts from there, cells
+    away (fresh 16765, a full ramp knocked askew: no lattice near the grid
+    at all; re-combed inside the ramp's rails it is 0.85)."""
+    starts: list[tuple[np.ndarray, np.ndarray | None]] = []
+    for H in outlines:
+        try:
+            starts += [(c, None) for c in comb.recombs(pyramid, H, rows, cols)]
+        except (np.linalg.LinAlgError, cv2.error):
+            continue
+    ranked = _rank(pyramid, starts, rows, cols)
+    found = _refine_best(pyramid, [H for _, H, _ in ranked[:RECOMB_TOP]], rows, cols)
+    if found is None or (best is not None and found[0] <= best[0]):
+        return best
+    return found
 
 
 def _rank(

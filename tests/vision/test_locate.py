@@ -214,3 +214,20 @@ def test_lines_as_good_two_rows_off_are_offered_beside():
     assert fit is not None
     assert _cells_off(fit, frame.corners) > 1.5  # the search alone lands two rows up
     assert min(_cells_off(o, frame.corners) for o in beside(frame.image, fit)) < 0.3
+
+
+@pytest.mark.parametrize(
+    "seed",
+    [
+        16765,  # a full ramp at a slant: no lattice near the grid at all before
+        16805,  # an ivory ramp on an ivory table: found a column off, 0.59
+    ],
+)
+def test_a_ramp_outline_is_recombed_before_it_is_refined(seed):
+    # Simulated tables where the best outline is the ramp inside its rails,
+    # header included. Refined as it is, it settles on lines near its own
+    # edges; re-combed first (each axis's pitch and place found from the
+    # lines inside it), it lands on the grid.
+    frame, fit = _search(seed)
+    assert fit is not None
+    assert _cells_off(fit, frame.corners) < 0.3
