@@ -68,9 +68,6 @@ SCALE_PERCENTILE = 80
 MIN_SIDES = 3
 # Below this ridge (8-bit grey levels) a board has no visible lines at all.
 MIN_LINE = 3.0
-# A cell showing lines on two sides at this share of the board's line is
-# empty, whatever its colour said (see line_evidence: the sides towards it).
-EVIDENT = 0.7
 # Light ridges (twice MIN_LINE) outnumbering dark ones this many times over
 # say the print is light, whatever the cells thought empty say.
 LIGHT_SHARE = 2.0
@@ -290,10 +287,6 @@ def line_evidence(
         if outline is not None:
             across |= np.isfinite(outline)  # no tile beyond the grid hides its outline
         walled = np.asarray(~across.any(axis=-1))
-        # A neighbour showing lines on two sides is empty too, whatever its
-        # colour said (a dark print and black tiles: the cells thought
-        # empty by colour are as likely tiles), so the line towards it counts.
-        across |= _neighbours(second >= EVIDENT)
         seen = np.where(across, scaled, -np.inf).max(axis=-1)
         # A hole walled in by tiles shows what little of its lines the
         # tiles leave: judged against the board's lines overall.
