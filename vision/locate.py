@@ -147,11 +147,12 @@ def locate_grid(
     value = search_copy(image)
     scale = value.shape[0] / image.shape[0]
     quads, cells = candidate_quads(value, rows, cols)
+    quads = list(without_repeats(quads))
     starts: list[tuple[np.ndarray, np.ndarray | None]] = []
     if hint is not None:
         corners = hint.corners if isinstance(hint, GridFit) else np.asarray(hint, np.float64)
         starts.append((homography_from_corners(corners, rows, cols), None))
-    for quad in without_repeats(quads):
+    for quad in quads:
         q = quad / scale
         starts += [(homography_from_corners(o, rows, cols), o) for o in orientations(q, rows, cols)]
     ranked = _rank(pyramid, starts, rows, cols)
@@ -201,7 +202,7 @@ def locate_grid(
     if best is None or best[0] < CONVINCING:
         # Last: every stage above starts from the winner or from refined
         # outlines; an outline's own lines, re-combed, can hold the grid.
-        outlines = [homography_from_corners(q / scale, rows, cols) for q in without_repeats(quads)]
+        outlines = [homography_from_corners(q / scale, rows, cols) for q in quads]
         best = _outlines_recombed(pyramid, outlines[:OUTLINE_TOP], best, rows, cols)
     if best is None or best[0] < MIN_QUALITY:
         return None
@@ -355,7 +356,7 @@ def _outlines_recombed(
     and all, has the grid's directions and its lines inside it; refined
     as it is, it settles on whatever lines lie near its own, and the
     winner's own re-combing (:func:`_recomb`) starts from there, cells
-    away (fresh 16765, a full ramp knocked askew: no lattice near the grid
+    away (fresh 16765, a full ramp at a slant: no lattice near the grid
     at all; re-combed inside the ramp's rails it is 0.85)."""
     starts: list[tuple[np.ndarray, np.ndarray | None]] = []
     for H in outlines:
