@@ -184,6 +184,10 @@ def test_every_acknowledged_entry_survives_a_sigkill(tmp_path):
         acked = int(line)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    # Acknowledgements printed before the kill landed but not yet read are
+    # acknowledged too (a busy host runs the writer on a few appends more).
+    for line in proc.stdout.read().split("\n")[:-1]:  # whole lines only
+        acked = int(line)
     assert acked >= 25, "the writer did not get going"
     game = Store(path).active_game()
     assert game is not None
