@@ -335,12 +335,23 @@ def _from_families(
     rough = families.lattices(segs, families.vanishing_points(segs), rows, cols)
     starts: list[tuple[np.ndarray, np.ndarray | None]] = []
     for H in rough:
-        try:
-            found = comb.recombs(pyramid, H, rows, cols, pitches=FAMILY_PITCHES)
-        except (np.linalg.LinAlgError, cv2.error):
-            continue
-        starts += [(c, None) for c in found]
+        starts += [(c, None) for c in _combs(pyramid, H, rows, cols, FAMILY_PITCHES)]
     return starts
+
+
+def _combs(
+    pyramid: lattice.Pyramid,
+    H: np.ndarray,
+    rows: int,
+    cols: int,
+    pitches: tuple[float, float] = comb.PITCHES,
+) -> list[np.ndarray]:
+    """:func:`vision.comb.recombs` of lattice ``H``; none where its view
+    cannot be made (a degenerate lattice)."""
+    try:
+        return comb.recombs(pyramid, H, rows, cols, pitches=pitches)
+    except (np.linalg.LinAlgError, cv2.error):
+        return []
 
 
 def _outlines_recombed(
@@ -360,10 +371,7 @@ def _outlines_recombed(
     at all; re-combed inside the ramp's rails it is 0.85)."""
     starts: list[tuple[np.ndarray, np.ndarray | None]] = []
     for H in outlines:
-        try:
-            starts += [(c, None) for c in comb.recombs(pyramid, H, rows, cols)]
-        except (np.linalg.LinAlgError, cv2.error):
-            continue
+        starts += [(c, None) for c in _combs(pyramid, H, rows, cols)]
     ranked = _rank(pyramid, starts, rows, cols)
     found = _refine_best(pyramid, [H for _, H, _ in ranked[:RECOMB_TOP]], rows, cols)
     if found is None or (best is not None and found[0] <= best[0]):
@@ -431,12 +439,8 @@ def _recomb(pyramid: lattice.Pyramid, best: Refined, rows: int, cols: int) -> Re
     a lattice that took a row of header art or table for cells, or an
     outline of the whole board for the grid, has the true one beside it."""
     H = best[1]
-    try:
-        others = comb.recombs(pyramid, H, rows, cols)
-    except (np.linalg.LinAlgError, cv2.error):
-        return best
     starts: list[tuple[np.ndarray, np.ndarray | None]] = []
-    for other in others:
+    for other in _combs(pyramid, H, rows, cols):
         moved = apply_homography(H, corners_from_homography(other, rows, cols))
         if np.all(np.isfinite(moved)) and np.abs(moved - grid_corners(rows, cols)).max() > 0.25:
             starts.append((other, None))
