@@ -231,3 +231,13 @@ def test_a_ramp_outline_is_recombed_before_it_is_refined(seed):
     frame, fit = _search(seed)
     assert fit is not None
     assert _cells_off(fit, frame.corners) < 0.3
+
+
+def test_a_winner_stepped_a_cell_off_steps_back_to_the_grid():
+    # Fresh simulated BITS 17823 (a full ramp on a dark print): the grid
+    # refined poorly (a corner a fifth of a cell out), a column off refined
+    # better; one step beside the winner stopped there, every tile read a
+    # column over. A second step from there finds the grid better still.
+    frame, fit = _search(17823)
+    assert fit is not None
+    assert _cells_off(fit, frame.corners) < 0.3
