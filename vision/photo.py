@@ -139,8 +139,9 @@ def read_photo(
     (a calibrated palette reads with ``fit_palette=False``). ``steps``: a
     sharp shadow's edge across a cell is not print (as a single photo is
     read; frames of play are read without, see :func:`vision.cells.cell_features`).
-    A grid the search found that does not convince is read a cell to each
-    side too, and two cells without a profile
+    A grid the search found is read up to two cells to each side too
+    where the lines support those placements nearly as well; with a
+    profile, only a grid that does not convince, and one cell
     (:func:`vision.locate.beside`), and the reading that fits the palette
     clearly better, with no more doubts, is kept. ``seen``: the
     corners where calibration saw the grid (a profile's); of the grid found
@@ -164,9 +165,9 @@ def read_photo(
         if found is None:
             return None
         grid = found
-    if searched and grid.quality < CONVINCING:
-        # Lines that do not convince may belong to a placement a cell or two off
-        # (a ramp's rail taken for a row): of the grids beside it that the
+    if searched and (seen is None or grid.quality < CONVINCING):
+        # Lines may belong to a placement a cell or two off (a ramp's rail
+        # taken for a row): of the grids beside it that the
         # lines support nearly as well, one whose cells read clearly as the
         # game's colours, and no less surely, is the board. Where the
         # profile saw the grid, that placement is the one to beat: most
@@ -179,7 +180,13 @@ def read_photo(
         # incumbent, and on 950 fresh tables a placement two cells off won
         # only once, wrongly: a column of the tray's margin read with the
         # calibrated colours fitted them better than the true grid's cells
-        # (13739: 3.6 against 8.0 ΔE).
+        # (13739: 3.6 against 8.0 ΔE). Without a profile even lines that
+        # convince are weighed so: a rail beside the grid can support a
+        # placement a column off as well as the grid's own lines (fresh
+        # 16951: 0.82, the grid 0.88 but never refined; 18022: 0.82
+        # against 0.75). With one, a convincing grid stands: calibration
+        # saw where the board is, and its colours can fit a rail's row
+        # (fresh 16680 and 17048, weighed, lost their right grids).
         places = [grid, *beside(image, grid, reach=1 if seen is not None else 2)]
         home = _at_home(places, seen)
         if seen is not None and home == 0 and grid.cells_from(seen) >= AT_HOME:
