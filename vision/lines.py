@@ -71,6 +71,10 @@ MIN_LINE = 3.0
 # Light ridges (twice MIN_LINE) outnumbering dark ones this many times over
 # say the print is light, whatever the cells thought empty say.
 LIGHT_SHARE = 2.0
+# On a print with light lines, a cell showing lines on two sides at this
+# share of the board's line is empty, whatever its colour said (see
+# line_evidence: the sides towards it).
+EVIDENT = 0.7
 # An edge of the grid's outline is judged only where its covered cells' ridge
 # stays under this share of its empty cells' line.
 OUTER_CLEAR = 0.5
@@ -287,6 +291,13 @@ def line_evidence(
         if outline is not None:
             across |= np.isfinite(outline)  # no tile beyond the grid hides its outline
         walled = np.asarray(~across.any(axis=-1))
+        if sign > 0:
+            # A light line is print: the grooves between raised tiles are
+            # dark on every print. So a neighbour showing light lines on
+            # two sides is empty, whatever its colour said (a dark print
+            # and black tiles: the cells thought empty by colour are as
+            # likely tiles), and the line towards it counts.
+            across |= _neighbours(second >= EVIDENT)
         seen = np.where(across, scaled, -np.inf).max(axis=-1)
         # A hole walled in by tiles shows what little of its lines the
         # tiles leave: judged against the board's lines overall.

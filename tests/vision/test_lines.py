@@ -23,6 +23,19 @@ def dark_print(palette=BITS):
     return palette.with_lab(lab)
 
 
+def light_lines_on_dark_print(board: list[str], kelvin: float, noise: float, seed: int):
+    """``board`` rendered on the dark print (:func:`dark_print`) with light lines."""
+    return render_board(
+        board,
+        dark_print(),
+        Light(kelvin=kelvin),
+        cell_px=48,
+        noise=noise,
+        seed=seed,
+        line_lab=(85.0, 0.0, 2.0),
+    )
+
+
 @pytest.mark.parametrize("line_lab", [(25.0, 0.0, 0.0), (85.0, 0.0, 2.0)], ids=["dark", "light"])
 def test_empty_cells_show_lines_and_tiles_hide_them(line_lab):
     pal = BITS if line_lab[0] < 50 else dark_print()
@@ -125,15 +138,7 @@ def test_a_nearly_full_board_takes_its_lines_colour_from_its_empty_cells():
     # say the print is light.
     board = ["KYRBPN", "Y.BR.K", "RBPKYB", "P.YRBR", "BRK.PY", "NPBY.R"]
     empty = np.array([[c == "." for c in row] for row in board])
-    image = render_board(
-        board,
-        dark_print(),
-        Light(kelvin=4000),
-        cell_px=48,
-        noise=2,
-        seed=5,
-        line_lab=(85.0, 0.0, 2.0),
-    )
+    image = light_lines_on_dark_print(board, kelvin=4000, noise=2, seed=5)
     tile = ~empty
     for r in range(6):  # the grooves between two tiles, over the print
         for k in range(1, 6):
@@ -469,3 +474,46 @@ def test_a_ramp_swept_at_a_rounds_end_puts_no_tile_down():
     before[4, 2] = (41.0, 43.0, 0.0, 4.0)
     after = np.full((6, 6, 4), 42.0)
     assert not lines_changed(before, after).any()
+
+
+def test_a_neighbour_showing_lines_on_two_sides_counts_as_empty_whatever_its_colour():
+    # A dark print and black tiles without symbols (simulated BITS 17087,
+    # with a profile): colour cannot tell them apart, so the cells thought
+    # empty are as likely the black tiles. An empty cell whose only
+    # neighbour thought empty is a tile saw no line towards it and was
+    # taken for covered. A neighbour showing light lines on two sides is
+    # empty whatever its colour said (a groove is dark on every print): the
+    # line towards it counts.
+    image = light_lines_on_dark_print(BOARD, kelvin=5000, noise=3, seed=4)
+    wrong = np.zeros((6, 6), bool)
+    wrong[[2, 3, 4], [2, 2, 1]] = True  # black tiles thought empty, no empty cell
+    lines = line_evidence(image, 6, 6, empty=wrong)
+    # (2, 1) and (3, 0): empty cells beside the black tiles, no cell
+    # thought empty but those; their lines towards the true empties show.
+    assert lines.most[2, 1] > 0.5 and lines.most[3, 0] > 0.5
+    assert (lines.most[EMPTY] > 0.5).mean() >= 0.9
+    # no tile shows lines on two sides, so none is counted as empty
+    assert (lines.second[~EMPTY] < 0.5).all()
+
+
+def test_on_a_print_with_dark_lines_the_grooves_between_tiles_are_not_taken_for_lines():
+    # The ivory print's lines are dark, and so are the grooves between
+    # raised tiles. A tile with grooves on two sides is not an empty cell,
+    # so its neighbours' sides towards it say nothing (a light line is
+    # print on every board; a dark one may be a groove).
+    ridges = np.zeros((6, 6, 4))  # top, right, bottom, left; negative: dark
+    line = -20.0
+    for r in range(4):  # rows 0-3 empty: lines between them
+        ridges[r, :-1, 1] = ridges[r, 1:, 3] = line
+        if r < 3:
+            ridges[r, :, 2] = ridges[r + 1, :, 0] = line
+    for r in (4, 5):  # six doubles standing on the bottom edge: grooves between
+        ridges[r, :-1, 1] = ridges[r, 1:, 3] = line
+    empty = np.zeros((6, 6), bool)
+    empty[:4] = True
+    lines = line_evidence(np.zeros((288, 288, 3), np.uint8), 6, 6, empty=empty, ridges=ridges)
+    assert lines.polarity == -1.0
+    assert (lines.most[:4] > 0.5).all()
+    # the doubles' top halves: a groove on each side, no line towards an empty cell
+    assert (lines.second[4, 1:5] >= 0.7).all()
+    assert (lines.most[4] < 0.5).all()

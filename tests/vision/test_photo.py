@@ -98,6 +98,16 @@ def test_with_a_profile_one_unsure_cell_does_not_lose_the_true_grid_to_one_as_go
     assert board.found and len(board.wrong) <= 2, board.wrong
 
 
+def test_with_a_profile_black_tiles_on_the_dark_print_are_told_by_the_empty_cells_lines():
+    # Simulated table 17087 (fresh; the classic near-black print, tiles
+    # without symbols, a shadow across the ramp): the print and the black
+    # tiles are 1 L* apart, so the cells thought empty by colour were as
+    # often black tiles, and empty cells whose lines showed only towards
+    # true empties were taken for covered: six cells read black. A
+    # neighbour showing light lines on two sides counts as empty too.
+    _reads_right_calibrated(17087)
+
+
 def test_a_glint_whose_sheen_reads_the_print_black_is_taken_off_alone():
     # Simulated table 13394 (the dark slate print, a lamp's glare 0.8 over a
     # black tile, a shadow's slope across the ramp): the spot fitted as a
