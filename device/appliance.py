@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 
 from device.config import Config
+from device.doctor import too_tight
 from device.memory import TRIM_EVERY_S, keep_trimmed
 from device.notify import Notifier
 from device.server import WebServer
@@ -253,8 +254,11 @@ class Appliance:
             raise ValueError("could not encode the picture")
         cells = ["".join(row) for row in photo.reading.codes]
         grid = (photo.fit.rows, photo.fit.cols)
+        # Corners a player dragged are where they said; a grid the search
+        # found near the picture's edge may be a row off (the CLI warns too).
+        tight = too_tight(photo.fit, frame.image) if corners is None else None
         self.table.calibration_snapshot(
-            bytes(jpeg), np.asarray(photo.fit.corners).tolist(), grid, cells, frame.t
+            bytes(jpeg), np.asarray(photo.fit.corners).tolist(), grid, cells, frame.t, tight
         )
 
     def _confirm_calibration(self, corners: Any) -> None:

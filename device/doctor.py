@@ -219,14 +219,21 @@ def check_grid(image: np.ndarray, game: str, profile_path: Path) -> list[Finding
     return findings
 
 
-def framing(fit: GridFit, image: np.ndarray) -> str | None:
-    """What to do when the grid found leaves less than ``ROOM_CELLS`` to the
-    picture's edge (the board's rim may be out of view), else ``None``."""
+def too_tight(fit: GridFit, image: np.ndarray) -> float | None:
+    """How many cells the grid found leaves to the picture's edge, when that
+    is less than ``ROOM_CELLS`` (the board's rim may be out of view), else
+    ``None``."""
     room = fit.room(image.shape[1], image.shape[0])
-    if room >= ROOM_CELLS:
+    return None if room >= ROOM_CELLS else max(room, 0.0)
+
+
+def framing(fit: GridFit, image: np.ndarray) -> str | None:
+    """What to do when the grid found is :func:`too_tight`, else ``None``."""
+    room = too_tight(fit, image)
+    if room is None:
         return None
     return (
-        f"the grid comes within {max(room, 0.0):.1f} of a cell of the picture's edge: "
+        f"the grid comes within {room:.1f} of a cell of the picture's edge: "
         "the board may run out of view, and a grid found a row off reads every cell "
         "wrong; raise or turn the camera until a cell's width of table shows around "
         "the whole board"

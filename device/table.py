@@ -538,11 +538,15 @@ class Table:
         grid: tuple[int, int],
         cells: list[str] | None = None,
         t: float | None = None,
+        tight: float | None = None,
     ) -> None:
         """The wizard's picture: a camera frame (JPEG, *without* drawings: the
         page draws the grid so corners can be dragged), the grid's four
         outer corners in its pixels (upper-left, upper-right, lower-right,
-        lower-left), the grid size, and the board as read (board text rows)."""
+        lower-left), the grid size, and the board as read (board text rows);
+        ``tight``: the grid found comes within this many cells of the
+        picture's edge, too close (see :func:`device.doctor.too_tight`), so
+        the page asks for the camera to be raised or turned."""
         if not isinstance(jpeg, bytes | bytearray) or not jpeg.startswith(b"\xff\xd8"):
             raise TableError("bad_snapshot", "a snapshot must be JPEG bytes")
         checked = _corners(corners)
@@ -560,6 +564,7 @@ class Table:
                 cells=list(cells) if cells is not None else None,
                 image=len(jpeg),
                 t=t or time.time(),
+                tight=None if tight is None else round(max(float(tight), 0.0), 2),
             )
             data = dict(self._calibration)
         self._publish("calibration", {"change": "snapshot", "calibration": data})
@@ -658,6 +663,7 @@ def _empty_calibration() -> dict[str, Any]:
         "cells": None,
         "image": 0,
         "t": None,
+        "tight": None,
     }
 
 

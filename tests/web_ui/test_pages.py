@@ -345,6 +345,31 @@ def test_the_calibration_wizard_without_javascript(client, table):
     assert 'id="calibrate-start"' in text(client.get("/camera"))
 
 
+
+def test_the_wizard_asks_for_room_around_a_board_found_near_the_edge(client, table):
+    # The camera side found the grid 0.4 of a cell from the picture's edge:
+    # the board's rim may be out of view and the grid a row off, so the
+    # page says what to do before anyone confirms (tilewatch calibrate
+    # prints the same advice).
+    import cv2
+    import numpy as np
+
+    unlock(client)
+    client.post("/calibrate/start")
+    _, buf = cv2.imencode(".jpg", np.zeros((480, 640, 3), np.uint8))
+    corners = [[40, 30], [600, 35], [590, 450], [45, 440]]
+    table.calibration_snapshot(buf.tobytes(), corners, (6, 6), tight=0.4)
+    assert table.calibration()["tight"] == 0.4
+    page = text(client.get("/camera"))
+    assert 'id="calibrate-framing"' in page
+    assert "within 0.4 of a cell of the picture" in page and "Raise or turn the camera" in page
+    chinese = text(client.get("/camera?lang=zh-Hant"))
+    assert "0.4 格" in chinese
+    # room enough: no advice
+    table.calibration_snapshot(buf.tobytes(), corners, (6, 6))
+    assert table.calibration()["tight"] is None
+    assert 'id="calibrate-framing"' not in text(client.get("/camera"))
+
 # -- the end of a game ----------------------------------------------------------
 
 # The rulebook's solo ranks (RULES.md), checked here independently of the engine.
