@@ -274,3 +274,20 @@ def test_calibration_wizard_dragging_a_corner(phone, server, table, screenshots)
     page.click("#calibrate-confirm")
     assert table.calibration()["step"] == "done"
     expect(page.locator("#calibrate")).to_have_attribute("data-step", "done")
+
+
+def test_calibration_wizard_asks_for_room_by_itself(phone, server, table):
+    # The camera side's snapshot says the grid comes within 0.3 of a cell
+    # of the picture's edge: the open page shows what to do without a
+    # reload, before anyone confirms.
+    page = phone
+    unlock(page, server.url)
+    page.goto(server.url + "camera")
+    page.click("#calibrate-start")
+    expect(page.locator("#calibrate")).to_have_attribute("data-step", "waiting")
+    wait_live(page)
+    corners = [[8, 6], [632, 6], [632, 474], [8, 474]]
+    table.calibration_snapshot(grid_picture(corners), corners, (6, 6), tight=0.3)
+    advice = page.locator("#calibrate-framing")
+    expect(advice).to_be_visible()
+    expect(advice).to_contain_text("within 0.3 of a cell")
