@@ -345,7 +345,6 @@ def test_the_calibration_wizard_without_javascript(client, table):
     assert 'id="calibrate-start"' in text(client.get("/camera"))
 
 
-
 def test_the_wizard_asks_for_room_around_a_board_found_near_the_edge(client, table):
     # The camera side found the grid 0.4 of a cell from the picture's edge:
     # the board's rim may be out of view and the grid a row off, so the
@@ -369,6 +368,7 @@ def test_the_wizard_asks_for_room_around_a_board_found_near_the_edge(client, tab
     table.calibration_snapshot(buf.tobytes(), corners, (6, 6))
     assert table.calibration()["tight"] is None
     assert 'id="calibrate-framing"' not in text(client.get("/camera"))
+
 
 # -- the end of a game ----------------------------------------------------------
 
