@@ -167,9 +167,9 @@ def read_photo(
         grid = found
     if searched and (seen is None or grid.quality < CONVINCING):
         # Lines may belong to a placement a cell or two off (a ramp's rail
-        # taken for a row): of the grids beside it that the
-        # lines support nearly as well, one whose cells read clearly as the
-        # game's colours, and no less surely, is the board. Where the
+        # taken for a row): of the grids beside it that the lines support
+        # nearly as well, one whose cells read clearly as the game's
+        # colours, and no less surely, is the board. Where the
         # profile saw the grid, that placement is the one to beat: most
         # nights the camera has not moved, and a knock that moves it by
         # just one cell's pitch is rarer than lines as good a cell off
