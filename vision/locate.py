@@ -97,6 +97,7 @@ BESIDE_SLACK = 0.1
 # A doubtful winner steps to a better supported placement a cell beside it
 # at most this many times (see _neighbours).
 NEIGHBOUR_STEPS = 3
+COMBED_BESIDE = True
 
 
 def as_bgr_or_gray(image: np.ndarray) -> np.ndarray:
@@ -193,20 +194,30 @@ def locate_grid(
         other = _refine_best(pyramid, grown + combs, rows, cols)
         if other is not None and (best is None or other[0] > best[0]):
             best = other
+    by_comb = False
     if best is not None and best[0] < CONVINCING:
         # Not convincing: perhaps the right directions at the wrong pitch or place.
-        best = _recomb(pyramid, best, rows, cols)
+        recombed = _recomb(pyramid, best, rows, cols)
+        by_comb = recombed is not best
+        best = recombed
     if best is not None and best[0] < CONVINCING:
-        best = _recount(pyramid, best, rows, cols)
-    if best is not None and MIN_QUALITY <= best[0] < CONVINCING:
+        recounted_best = _recount(pyramid, best, rows, cols)
+        by_comb = by_comb and recounted_best is best
+        best = recounted_best
+    beside_too = best is not None and (best[0] < CONVINCING or (by_comb and COMBED_BESIDE))
+    if best is not None and best[0] >= MIN_QUALITY and beside_too:
         # Only a fit good enough to keep: one cell out is a slip to mend,
-        # while beside a poor one lies only another poor one.
+        # while beside a poor one lies only another poor one. A comb's
+        # winner is looked beside even when it convinces (COMBED_BESIDE).
         best = _neighbours(pyramid, best, rows, cols)
     if best is None or best[0] < CONVINCING:
         # Last: every stage above starts from the winner or from refined
         # outlines; an outline's own lines, re-combed, can hold the grid.
         outlines = [homography_from_corners(q / scale, rows, cols) for q in quads]
-        best = _outlines_recombed(pyramid, outlines[:OUTLINE_TOP], best, rows, cols)
+        found = _outlines_recombed(pyramid, outlines[:OUTLINE_TOP], best, rows, cols)
+        if COMBED_BESIDE and found is not best and found is not None and found[0] >= MIN_QUALITY:
+            found = _neighbours(pyramid, found, rows, cols)
+        best = found
     if best is None or best[0] < MIN_QUALITY:
         return None
     return _as_fit(image, pyramid, best, rows, cols, {"candidates": float(len(starts))})

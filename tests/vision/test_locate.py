@@ -241,3 +241,12 @@ def test_a_winner_stepped_a_cell_off_steps_back_to_the_grid():
     frame, fit = _search(17823)
     assert fit is not None
     assert _cells_off(fit, frame.corners) < 0.3
+
+
+def test_a_combs_winner_is_looked_beside_even_when_it_convinces():
+    # Fresh simulated BITS 18241: re-combing a doubtful winner placed the
+    # lattice a row down, on the rail (0.81, convincing), and no stage
+    # looked beside it; the grid a row up is better supported (0.86).
+    frame, fit = _search(18241)
+    assert fit is not None
+    assert _cells_off(fit, frame.corners) < 0.3
