@@ -97,7 +97,6 @@ BESIDE_SLACK = 0.1
 # A doubtful winner steps to a better supported placement a cell beside it
 # at most this many times (see _neighbours).
 NEIGHBOUR_STEPS = 3
-COMBED_BESIDE = True
 
 
 def as_bgr_or_gray(image: np.ndarray) -> np.ndarray:
@@ -204,18 +203,20 @@ def locate_grid(
         recounted_best = _recount(pyramid, best, rows, cols)
         by_comb = by_comb and recounted_best is best
         best = recounted_best
-    beside_too = best is not None and (best[0] < CONVINCING or (by_comb and COMBED_BESIDE))
+    beside_too = best is not None and (best[0] < CONVINCING or by_comb)
     if best is not None and best[0] >= MIN_QUALITY and beside_too:
         # Only a fit good enough to keep: one cell out is a slip to mend,
         # while beside a poor one lies only another poor one. A comb's
-        # winner is looked beside even when it convinces (COMBED_BESIDE).
+        # winner is looked beside even when it convinces: a comb takes its
+        # place from where the lines lie, and a rail's edge can move that
+        # a row (fresh BITS 18241: 0.81 on the rail, the grid a row up 0.86).
         best = _neighbours(pyramid, best, rows, cols)
     if best is None or best[0] < CONVINCING:
         # Last: every stage above starts from the winner or from refined
         # outlines; an outline's own lines, re-combed, can hold the grid.
         outlines = [homography_from_corners(q / scale, rows, cols) for q in quads]
         found = _outlines_recombed(pyramid, outlines[:OUTLINE_TOP], best, rows, cols)
-        if COMBED_BESIDE and found is not best and found is not None and found[0] >= MIN_QUALITY:
+        if found is not best and found is not None and found[0] >= MIN_QUALITY:
             found = _neighbours(pyramid, found, rows, cols)
         best = found
     if best is None or best[0] < MIN_QUALITY:
