@@ -189,13 +189,19 @@ def read_photo(
         # (fresh 16680 and 17048, weighed, lost their right grids).
         places = [grid, *beside(image, grid, reach=1 if seen is not None else 2)]
         home = _at_home(places, seen)
+        refined: GridFit | None = None
         if seen is not None and home == 0 and grid.cells_from(seen) >= AT_HOME:
             # None is where calibration saw the grid: its lines there may
             # be too faint to compete (simulated BITS 14420, the ivory
             # print at a slant, 0.24 of segments), so that placement,
             # refined from there, is read too, and must read clearly
-            # better like any other: a knocked camera's old place holds no
-            # grid (14307, 14534, when it was the one to beat).
+            # better: a knocked camera's old place holds no grid (14307,
+            # 14534, when it was the one to beat). Fewer doubts at a
+            # slightly better fit do not do: that is for a placement the
+            # lines support nearly as well, and these lines hardly support
+            # it (fresh 18161: the grid found right at 0.80; the old place,
+            # refined, 0.25 and a cell and a half off, read with one doubt
+            # fewer and a fit 1.12 times better, took 24 cells wrong).
             refined = refined_at(image, np.asarray(seen, np.float64), grid.rows, grid.cols)
             if refined is not None:
                 places.append(refined)
@@ -203,7 +209,7 @@ def read_photo(
         clearly = FOUND_CLEARLY if seen is None else BESIDE_CLEARLY
         for other in places[:home] + places[home + 1 :]:
             there = _read_at(image, other, palette, gains, fit_palette, steps)
-            if _better_beside(there.reading, out.reading, palette, clearly):
+            if _better_beside(there.reading, out.reading, palette, clearly, other is not refined):
                 out = there
     else:
         out = _read_at(image, grid, palette, gains, fit_palette, steps)
@@ -346,17 +352,19 @@ def _at_home(places: Sequence[GridFit], seen: Sequence[Sequence[float]] | np.nda
     return nearest if gaps[nearest] < AT_HOME else 0
 
 
-def _better_beside(there: Reading, here: Reading, palette: Palette, clearly: float) -> bool:
+def _better_beside(
+    there: Reading, here: Reading, palette: Palette, clearly: float, lined: bool = True
+) -> bool:
     """Whether the reading of a grid a cell or two off (``there``) is the board
     rather than ``here``: its cells fit the palette ``clearly`` times better
     (:data:`BESIDE_CLEARLY`, :data:`FOUND_CLEARLY`) with no more doubts, or
-    a little better (:data:`FEWER_DOUBTS`) with fewer doubts (simulated BITS
-    3164 with a profile: the ramp's rail read as a row of black and two
-    unsure cells, 5.0 ΔE off on average; the true grid 4.1, every cell
-    sure)."""
+    a little better (:data:`FEWER_DOUBTS`) with fewer doubts, when the
+    lines support it nearly as well (``lined``; simulated BITS 3164 with a
+    profile: the ramp's rail read as a row of black and two unsure cells,
+    5.0 ΔE off on average; the true grid 4.1, every cell sure)."""
     doubts, ours = _doubts(there, palette), _doubts(here, palette)
     misfit, our_misfit = _misfit(there), _misfit(here)
-    if doubts < ours and FEWER_DOUBTS * misfit <= our_misfit:
+    if lined and doubts < ours and FEWER_DOUBTS * misfit <= our_misfit:
         return True
     return doubts <= ours and clearly * misfit < our_misfit
 
