@@ -203,8 +203,7 @@ def locate_grid(
         recounted_best = _recount(pyramid, best, rows, cols)
         by_comb = by_comb and recounted_best is best
         best = recounted_best
-    beside_too = best is not None and (best[0] < CONVINCING or by_comb)
-    if best is not None and best[0] >= MIN_QUALITY and beside_too:
+    if best is not None and best[0] >= MIN_QUALITY and (best[0] < CONVINCING or by_comb):
         # Only a fit good enough to keep: one cell out is a slip to mend,
         # while beside a poor one lies only another poor one. A comb's
         # winner is looked beside even when it convinces: a comb takes its
