@@ -37,7 +37,7 @@ import itertools
 
 import numpy as np
 
-from vision.classify import BARE_PENALTY
+from vision.classify import BARE_PENALTY, PRINT_FULL, PRINT_MIN, PRINT_PENALTY
 
 # A floating tile cell becomes board when the board's match is within this
 # many ΔE of the tile's (ΔE-equivalent scores).
@@ -112,6 +112,7 @@ def settled(
     empty: str = ".",
     bare: np.ndarray | None = None,
     greyish: np.ndarray | None = None,
+    printed: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Codes (rows, cols) with lone grey cells and floating near-board cells
     fixed (see the module docstring), and a mask of changes.
@@ -120,13 +121,15 @@ def settled(
     ``entry_codes``: the palette's codes (K,), so the board's entries are known;
     ``bare`` (rows, cols) bool: cells showing no print (see :func:`_starting`);
     ``greyish`` (rows, cols) bool: cells whose colour looks grey (see
-    :func:`_decided`; without it, the cells read grey)."""
+    :func:`_decided`; without it, the cells read grey); ``printed``
+    (rows, cols): each cell's share of print, when known (see
+    :func:`_starting`)."""
     board = np.array([c == empty for c in entry_codes])
     if not board.any():
         return codes, np.zeros(codes.shape, bool)
     out = _lone_neutrals(codes, scores, entry_codes)
     if bare is not None:
-        out = _starting(out, scores, entry_codes, board, empty, bare)
+        out = _starting(out, scores, entry_codes, board, empty, bare, printed)
     board_score = scores[..., board].min(axis=-1)
     best_score = scores.min(axis=-1)
     # A lone grey cell's colour was wrong whatever it said: where a tile
@@ -172,6 +175,7 @@ def _starting(
     board: np.ndarray,
     empty: str,
     bare: np.ndarray,
+    printed: np.ndarray | None = None,
 ) -> np.ndarray:
     """Codes with the round's starting tile found where the reading took it
     for the board (see SYMBOL_TILES): a ramp with tiles but no bare double
@@ -182,7 +186,18 @@ def _starting(
     standing in the corner of the classic near-black print, read as the
     print). Where it is seen, other bare cells read as tiles are looked at
     (:func:`_printed_others`). A single photo only: the tracker knows the
-    starting tile from the card."""
+    starting tile from the card.
+
+    A double at the bottom read as one tile colour, showing a little print
+    (``printed``: each cell's share), may be the starting tile all the
+    same: a neighbour's edge or shadow reads as a trace of print. It is
+    taken to be (seen) when disbelieving its print costs less (in the
+    classifier's ΔE: PRINT_PENALTY over PRINT_MIN to PRINT_FULL) than the
+    cheapest pair found, its cells' colour costs forgiven the bare charge
+    (simulated BITS 18622: a blue double standing on the bottom edge with
+    print 0.03 and 0.08, two tiles on the ramp; a black double was made
+    of two empty corner cells of the dark print, 24 from black and 0.2
+    from the print)."""
     rows, cols = codes.shape
     full = _filled(codes, scores, board, empty)
     read_tiles = full & (codes != "?")
@@ -221,6 +236,17 @@ def _starting(
             best = (total, tuple(flip))
     if best is None:
         return codes
+    if printed is not None:
+        ink = np.clip((printed - PRINT_MIN) / (PRINT_FULL - PRINT_MIN), 0.0, 1.0) * PRINT_PENALTY
+        shown = [
+            (float(ink[a] + ink[b]), (a, b))
+            for a, b in pairs
+            if read_tiles[a] and read_tiles[b] and codes[a] == codes[b] != NEUTRAL
+        ]
+        forgiven = sum(max(float(cost[c]) - BARE_PENALTY, 0.0) for c in best[1])
+        if shown and min(shown)[0] < forgiven:
+            double = min(shown)[1]
+            return _printed_others(codes, scores, board, empty, bare & read_tiles, [double])
     out = codes.copy()
     for c in best[1]:
         out[c] = said[c]

@@ -37,6 +37,7 @@ def ruled(
     bare: np.ndarray | None = None,
     greyish: np.ndarray | None = None,
     layout: Sequence[str] | None = None,
+    printed: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Codes and confidence (rows, cols) of a whole ``game`` board after the
     pieces' own rules; ``scores`` (rows, cols, K) and ``entry_codes`` (K,)
@@ -45,9 +46,13 @@ def ruled(
     (rows, cols) bool: cells whose colour looks grey (BITS: glare lifts a
     black tile to grey); ``layout`` (LITS): the board's printed symbols as
     a profile learnt them (``?`` where it did not see one), right way up
-    as the codes. Other games' boards come back as they were."""
+    as the codes; ``printed`` (rows, cols): each cell's share of print, of
+    which ``bare`` says only under PRINT_MIN (BITS: a trace of print on the
+    starting tile). Other games' boards come back as they were."""
     if game == "bits":
-        codes, moved = settled(codes, scores, entry_codes, bare=bare, greyish=greyish)
+        codes, moved = settled(
+            codes, scores, entry_codes, bare=bare, greyish=greyish, printed=printed
+        )
     elif game == "lits":
         codes, moved = pieced(codes, scores, entry_codes)
         # A ? is a symbol not read on the board when its best colour is the
@@ -81,7 +86,8 @@ def ruled_reading(
     def up(a: np.ndarray) -> np.ndarray:
         return np.rot90(a, -quarter_turns, axes=(0, 1))
 
-    bare = None if reading.printed is None else up(reading.printed < PRINT_MIN)
+    printed = None if reading.printed is None else up(reading.printed)
+    bare = None if printed is None else printed < PRINT_MIN
     greyish = up(np.hypot(reading.lab[..., 1], reading.lab[..., 2]) < GREYISH)
     return ruled(
         game,
@@ -92,4 +98,5 @@ def ruled_reading(
         bare=bare,
         greyish=greyish,
         layout=layout,
+        printed=printed,
     )

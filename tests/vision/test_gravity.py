@@ -411,3 +411,32 @@ def test_bare_cells_beyond_the_starting_double_are_the_print():
     s[3, 0] = s[3, 1] = (9.0, 60.0, 4.0, 60.0)
     out, moved = settled(codes, s, STARTING, bare=bare)
     assert not moved.any()
+
+
+def test_a_starting_double_showing_a_trace_of_print_is_not_replaced_by_an_invented_one():
+    # Two tiles on the ramp: a red double standing on the bottom edge, its
+    # halves showing print 0.03 and 0.08 (a trace: a neighbour's edge), and
+    # a yellow double with its symbols. The red double's lower half is over
+    # PRINT_MIN, so it is not "bare"; and the bottom-left corner of the
+    # dark print is 16 nearer the print than black on each cell (no bare
+    # charge in those scores). Calling the red double bare costs 25 x
+    # (0.08-0.06)/(0.15-0.06) = 5.6 ΔE; inventing a black double costs 6
+    # past the charge on each cell, 12: the red double is the starting tile.
+    codes = grid(["....", "....", "...R", ".YYR"])
+    bare = codes == "."
+    s = _starting_scores(codes, [])
+    s[2, 0] = s[3, 0] = (4.0, 20.0, 60.0, 60.0)
+    printed = np.where(codes == "Y", 0.3, 0.0)
+    printed[2, 3], printed[3, 3] = 0.03, 0.08
+    bare[2, 3] = True
+    out, moved = settled(codes, s, STARTING, bare=bare, printed=printed)
+    assert ["".join(r) for r in out] == ["....", "....", "...R", ".YYR"]
+    assert not moved.any()
+    # Without the print shares, only "bare" is known: the corner is made black.
+    out, _ = settled(codes, s, STARTING, bare=bare)
+    assert ["".join(r) for r in out] == ["....", "....", "K..R", "KYYR"]
+    # A trace of print as strong as a symbol's (0.14: 22 ΔE to disbelieve)
+    # loses to the black double: the corner is the starting tile.
+    printed[3, 3] = 0.14
+    out, _ = settled(codes, s, STARTING, bare=bare, printed=printed)
+    assert ["".join(r) for r in out] == ["....", "....", "K..R", "KYYR"]

@@ -464,3 +464,12 @@ def test_an_unsure_grey_that_pairs_only_as_the_board_is_the_print():
     # every tile pair: the board.
     _reads_right_calibrated(13281)
     _reads_right_calibrated(13200)
+
+
+def test_a_starting_double_with_a_trace_of_print_is_not_replaced_by_an_invented_black_one():
+    # Fresh simulated BITS 18622 (the dark print, two tiles on the ramp):
+    # the blue starting double standing on the bottom edge shows print
+    # 0.03 and 0.08 (over PRINT_MIN on one half), so no bare double was
+    # seen at the bottom, and the rules made the bottom-left corner, 0.2
+    # from the print and 24 from black, a black starting double.
+    _reads_right_calibrated(18622)
