@@ -141,7 +141,10 @@ def locate_grid(
     """Find the ``rows`` x ``cols`` grid in a BGR (or grey) image; ``None`` if absent.
 
     ``hint``: a previous fit or four approximate corners tried before the search
-    (the search still runs if the hint does not hold up)."""
+    (the search still runs if the hint does not hold up). A winner refined
+    from the hint is looked beside a cell at a time, even when it
+    convinces: a camera knocked since the hint was seen can leave it to
+    settle on lines a row off."""
     if rows < 1 or cols < 1:
         raise ValueError(f"a grid needs at least one row and column, not {rows}x{cols}")
     image = as_bgr_or_gray(image)
@@ -152,15 +155,19 @@ def locate_grid(
     quads, cells = candidate_quads(value, rows, cols)
     quads = list(without_repeats(quads))
     starts: list[tuple[np.ndarray, np.ndarray | None]] = []
+    hinted: np.ndarray | None = None
     if hint is not None:
         corners = hint.corners if isinstance(hint, GridFit) else np.asarray(hint, np.float64)
-        starts.append((homography_from_corners(corners, rows, cols), None))
+        hinted = homography_from_corners(corners, rows, cols)
+        starts.append((hinted, None))
     for quad in quads:
         q = quad / scale
         starts += [(homography_from_corners(o, rows, cols), o) for o in orientations(q, rows, cols)]
     ranked = _rank(pyramid, starts, rows, cols)
     top = ranked[:REFINE_TOP]
-    best = _refine_best(pyramid, [H for _, H, _ in top], rows, cols, [v for v, _, _ in top])
+    won: list[int] = []
+    best = _refine_best(pyramid, [H for _, H, _ in top], rows, cols, [v for v, _, _ in top], won)
+    by_hint = bool(won) and top[won[0]][1] is hinted
     cell_like: list[blobs.Blob] | None = None
     if best is not None and best[0] >= CONVINCING:
         # Convincing: only cells away from it are worth a look, and only when
@@ -182,7 +189,7 @@ def locate_grid(
         top = _rank(pyramid, lattices, rows, cols)[:REFINE_TOP]
         other = _refine_best(pyramid, [H for _, H, _ in top], rows, cols, [v for v, _, _ in top])
         if other is not None and (best is None or other[0] > best[0]):
-            best = other
+            best, by_hint = other, False
     if best is None or best[0] < DOUBTFUL:
         # Inner-lattice hypothesis: the best outlines may be blocks of the grid;
         # and the straight edges' two directions, whatever made them.
@@ -192,7 +199,7 @@ def locate_grid(
         combs = [H for _, H, _ in _rank(pyramid, combed, rows, cols)[:FAMILY_TOP]]
         other = _refine_best(pyramid, grown + combs, rows, cols)
         if other is not None and (best is None or other[0] > best[0]):
-            best = other
+            best, by_hint = other, False
     by_comb = False
     if best is not None and best[0] < CONVINCING:
         # Not convincing: perhaps the right directions at the wrong pitch or place.
@@ -202,13 +209,19 @@ def locate_grid(
     if best is not None and best[0] < CONVINCING:
         recounted_best = _recount(pyramid, best, rows, cols)
         by_comb = by_comb and recounted_best is best
+        by_hint = by_hint and recounted_best is best
         best = recounted_best
-    if best is not None and best[0] >= MIN_QUALITY and (best[0] < CONVINCING or by_comb):
+    if best is not None and best[0] >= MIN_QUALITY and (best[0] < CONVINCING or by_comb or by_hint):
         # Only a fit good enough to keep: one cell out is a slip to mend,
         # while beside a poor one lies only another poor one. A comb's
         # winner is looked beside even when it convinces: a comb takes its
         # place from where the lines lie, and a rail's edge can move that
         # a row (fresh BITS 18241: 0.81 on the rail, the grid a row up 0.86).
+        # So is the hint's: a camera knocked a cell or so since (a profile's
+        # corners) leaves the hint to settle where lines lie a row off, and
+        # a convincing winner ends the search (fresh 18983 and 19249: 0.84
+        # a row off; the true grid 0.92 and 0.89, which the search without
+        # the hint finds).
         best = _neighbours(pyramid, best, rows, cols)
     if best is None or best[0] < CONVINCING:
         # Last: every stage above starts from the winner or from refined
@@ -546,6 +559,7 @@ def _refine_best(
     rows: int,
     cols: int,
     quick: list[float] | None = None,
+    won: list[int] | None = None,
 ) -> Refined | None:
     """Refine the starts in order and keep the best; stop at a convincing one.
 
@@ -580,6 +594,8 @@ def _refine_best(
         done.append(H2)
         if best is None or rank > best[0]:
             best = (rank, H2, s, found)
+            if won is not None:
+                won[:] = [n]
         if k >= 1 and best[0] >= CONVINCING:
             break  # the ranking's top two rarely both miss when one is this clear
     return best
