@@ -473,3 +473,14 @@ def test_a_starting_double_with_a_trace_of_print_is_not_replaced_by_an_invented_
     # seen at the bottom, and the rules made the bottom-left corner, 0.2
     # from the print and 24 from black, a black starting double.
     _reads_right_calibrated(18622)
+
+
+def test_with_a_profile_the_place_calibration_saw_is_the_one_to_beat_when_lined_nearly_as_well():
+    # Fresh simulated BITS 18992: the camera had not moved, but the board's
+    # bottom edge lies past the frame, so the true grid's lines support it
+    # at 0.55; the search's grid, two rows up over the title band, at 0.65.
+    # Read there the title's dark band passes for empty cells (2.5 ΔE, one
+    # doubt; the true grid 2.3, none), and as the incumbent it held the
+    # board: 25 cells wrong. Supported within BESIDE_SLACK, the place
+    # calibration saw is the incumbent, as beside's placements are.
+    _reads_right_calibrated(18992)
