@@ -142,9 +142,9 @@ def locate_grid(
 
     ``hint``: a previous fit or four approximate corners tried before the search
     (the search still runs if the hint does not hold up). A winner refined
-    from the hint is looked beside a cell at a time, even when it
-    convinces: a camera knocked since the hint was seen can leave it to
-    settle on lines a row off."""
+    from the hint that settled away from it is looked beside a cell at a
+    time, even when it convinces: a camera knocked since the hint was
+    seen can leave it to settle on lines a row off."""
     if rows < 1 or cols < 1:
         raise ValueError(f"a grid needs at least one row and column, not {rows}x{cols}")
     image = as_bgr_or_gray(image)
@@ -167,7 +167,9 @@ def locate_grid(
     top = ranked[:REFINE_TOP]
     won: list[int] = []
     best = _refine_best(pyramid, [H for _, H, _ in top], rows, cols, [v for v, _, _ in top], won)
+    # (settled where the hint was: the camera has not moved, nothing to mend)
     by_hint = bool(won) and top[won[0]][1] is hinted
+    by_hint = by_hint and best is not None and not _same_place(best[1], hinted, rows, cols)
     cell_like: list[blobs.Blob] | None = None
     if best is not None and best[0] >= CONVINCING:
         # Convincing: only cells away from it are worth a look, and only when
@@ -217,8 +219,9 @@ def locate_grid(
         # winner is looked beside even when it convinces: a comb takes its
         # place from where the lines lie, and a rail's edge can move that
         # a row (fresh BITS 18241: 0.81 on the rail, the grid a row up 0.86).
-        # So is the hint's: a camera knocked a cell or so since (a profile's
-        # corners) leaves the hint to settle where lines lie a row off, and
+        # So is the hint's, when it settled away from the hint: a camera
+        # knocked a cell or so since (a profile's corners) leaves the hint
+        # to settle where lines lie a row off, and
         # a convincing winner ends the search (fresh 18983 and 19249: 0.84
         # a row off; the true grid 0.92 and 0.89, which the search without
         # the hint finds).

@@ -51,6 +51,16 @@ def test_bench_search_simulated_ramp(benchmark, size):
     assert fit is not None
 
 
+def test_bench_search_from_a_profiles_hint(benchmark):
+    # As a profile finds the grid at start-up: from where calibration saw
+    # it (here, where the search found it; the camera has not moved).
+    image = bits_frame((640, 480))
+    seen = locate_grid(image, 6, 6)
+    assert seen is not None
+    fit = benchmark(locate_grid, image, 6, 6, hint=seen.corners)
+    assert fit is not None and abs(fit.corners - seen.corners).max() < 2.0
+
+
 def test_bench_search_simulated_lits_board(benchmark):
     image = lits_frame((640, 480))
     assert benchmark(locate_grid, image, 10, 10) is not None
