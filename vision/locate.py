@@ -168,8 +168,13 @@ def locate_grid(
     won: list[int] = []
     best = _refine_best(pyramid, [H for _, H, _ in top], rows, cols, [v for v, _, _ in top], won)
     # (settled where the hint was: the camera has not moved, nothing to mend)
-    by_hint = bool(won) and top[won[0]][1] is hinted
-    by_hint = by_hint and best is not None and not _same_place(best[1], hinted, rows, cols)
+    by_hint = (
+        hinted is not None
+        and best is not None
+        and bool(won)
+        and top[won[0]][1] is hinted
+        and not _same_place(best[1], hinted, rows, cols)
+    )
     cell_like: list[blobs.Blob] | None = None
     if best is not None and best[0] >= CONVINCING:
         # Convincing: only cells away from it are worth a look, and only when
