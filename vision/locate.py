@@ -226,10 +226,11 @@ def locate_grid(
         # a row (fresh BITS 18241: 0.81 on the rail, the grid a row up 0.86).
         # So is the hint's, when it settled away from the hint: a camera
         # knocked a cell or so since (a profile's corners) leaves the hint
-        # to settle where lines lie a row off, and
-        # a convincing winner ends the search (fresh 18983 and 19249: 0.84
-        # a row off; the true grid 0.92 and 0.89, which the search without
-        # the hint finds).
+        # to settle where lines lie a row off, and a convincing winner
+        # ends the search (fresh 18983 and 19249: 0.84 a row off; the
+        # true grid 0.92 and 0.89, which the search without the hint
+        # finds). One that settled where the hint was is not: the camera
+        # has not moved, most nights, and looking beside costs 40 ms.
         best = _neighbours(pyramid, best, rows, cols)
     if best is None or best[0] < CONVINCING:
         # Last: every stage above starts from the winner or from refined

@@ -211,8 +211,9 @@ def read_photo(
                     # is then the one to beat, as it would be among those
                     # (fresh BITS 18992: the board's bottom edge past the
                     # frame, the true grid 0.55; the search's, two rows
-                    # up over the title, 0.65 and read as well as the
-                    # board, 2.3 against 2.5 ΔE).
+                    # up over the title, 0.65, its dark band read as empty
+                    # cells: 2.5 ΔE and one doubt against 2.3 and none,
+                    # not clearly worse, so it held the board).
                     home = len(places) - 1
         out = _read_at(image, places[home], palette, gains, fit_palette, steps)
         clearly = FOUND_CLEARLY if seen is None else BESIDE_CLEARLY
