@@ -170,13 +170,19 @@ def scores_linear(
     return scores_bounded(bounded_lab(linear, gains, palette, clipped), palette)
 
 
+def print_cost(printed: np.ndarray) -> np.ndarray:
+    """What showing print (share ``printed``, any shape) costs a reading
+    that says the cell carries none (ΔE-equivalent): nothing below
+    PRINT_MIN, PRINT_PENALTY from PRINT_FULL up."""
+    return np.asarray(_ramp(printed, PRINT_MIN, PRINT_FULL) * PRINT_PENALTY)
+
+
 def print_penalty(printed: np.ndarray | None, palette: Palette) -> np.ndarray | None:
     """Extra distance (S, K) for cells showing print (share ``printed`` (S,)) on
     colours that never carry print (``plain``); ``None`` when nothing applies."""
     if printed is None or not np.count_nonzero(palette.plain):
         return None
-    ramp = _ramp(printed, PRINT_MIN, PRINT_FULL)
-    return np.asarray(ramp[..., None] * PRINT_PENALTY * palette.plain)
+    return np.asarray(print_cost(printed)[..., None] * palette.plain)
 
 
 def line_penalty(lines: Lines | None, palette: Palette, seams: bool = True) -> np.ndarray | None:

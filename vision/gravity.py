@@ -37,7 +37,7 @@ import itertools
 
 import numpy as np
 
-from vision.classify import BARE_PENALTY, PRINT_FULL, PRINT_MIN, PRINT_PENALTY
+from vision.classify import BARE_PENALTY, print_cost
 
 # A floating tile cell becomes board when the board's match is within this
 # many ΔE of the tile's (ΔE-equivalent scores).
@@ -192,7 +192,7 @@ def _starting(
     (``printed``: each cell's share), may be the starting tile all the
     same: a neighbour's edge or shadow reads as a trace of print. It is
     taken to be (seen) when disbelieving its print costs less (in the
-    classifier's ΔE: PRINT_PENALTY over PRINT_MIN to PRINT_FULL) than the
+    classifier's ΔE, :func:`vision.classify.print_cost`) than the
     cheapest pair found, its cells' colour costs forgiven the bare charge
     (simulated BITS 18622: a blue double standing on the bottom edge with
     print 0.03 and 0.08, two tiles on the ramp; a black double was made
@@ -237,16 +237,15 @@ def _starting(
     if best is None:
         return codes
     if printed is not None:
-        ink = np.clip((printed - PRINT_MIN) / (PRINT_FULL - PRINT_MIN), 0.0, 1.0) * PRINT_PENALTY
+        ink = print_cost(printed)
         shown = [
             (float(ink[a] + ink[b]), (a, b))
             for a, b in pairs
             if read_tiles[a] and read_tiles[b] and codes[a] == codes[b] != NEUTRAL
         ]
         forgiven = sum(max(float(cost[c]) - BARE_PENALTY, 0.0) for c in best[1])
-        if shown and min(shown)[0] < forgiven:
-            double = min(shown)[1]
-            return _printed_others(codes, scores, board, empty, bare & read_tiles, [double])
+        if shown and (cheapest := min(shown))[0] < forgiven:
+            return _printed_others(codes, scores, board, empty, bare & read_tiles, [cheapest[1]])
     out = codes.copy()
     for c in best[1]:
         out[c] = said[c]

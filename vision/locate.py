@@ -167,8 +167,10 @@ def locate_grid(
     top = ranked[:REFINE_TOP]
     won: list[int] = []
     best = _refine_best(pyramid, [H for _, H, _ in top], rows, cols, [v for v, _, _ in top], won)
-    # (settled where the hint was: the camera has not moved, nothing to mend)
-    by_hint = (
+    # Whether the winner is to be looked beside even when it convinces (see
+    # the neighbours stage): the hint's, when it settled away from the hint
+    # (where the hint was, the camera has not moved: nothing to mend).
+    look_beside = (
         hinted is not None
         and best is not None
         and bool(won)
@@ -196,7 +198,7 @@ def locate_grid(
         top = _rank(pyramid, lattices, rows, cols)[:REFINE_TOP]
         other = _refine_best(pyramid, [H for _, H, _ in top], rows, cols, [v for v, _, _ in top])
         if other is not None and (best is None or other[0] > best[0]):
-            best, by_hint = other, False
+            best, look_beside = other, False
     if best is None or best[0] < DOUBTFUL:
         # Inner-lattice hypothesis: the best outlines may be blocks of the grid;
         # and the straight edges' two directions, whatever made them.
@@ -206,19 +208,17 @@ def locate_grid(
         combs = [H for _, H, _ in _rank(pyramid, combed, rows, cols)[:FAMILY_TOP]]
         other = _refine_best(pyramid, grown + combs, rows, cols)
         if other is not None and (best is None or other[0] > best[0]):
-            best, by_hint = other, False
-    by_comb = False
+            best, look_beside = other, False
     if best is not None and best[0] < CONVINCING:
         # Not convincing: perhaps the right directions at the wrong pitch or place.
         recombed = _recomb(pyramid, best, rows, cols)
-        by_comb = recombed is not best
+        look_beside = look_beside or recombed is not best
         best = recombed
     if best is not None and best[0] < CONVINCING:
         recounted_best = _recount(pyramid, best, rows, cols)
-        by_comb = by_comb and recounted_best is best
-        by_hint = by_hint and recounted_best is best
+        look_beside = look_beside and recounted_best is best
         best = recounted_best
-    if best is not None and best[0] >= MIN_QUALITY and (best[0] < CONVINCING or by_comb or by_hint):
+    if best is not None and best[0] >= MIN_QUALITY and (best[0] < CONVINCING or look_beside):
         # Only a fit good enough to keep: one cell out is a slip to mend,
         # while beside a poor one lies only another poor one. A comb's
         # winner is looked beside even when it convinces: a comb takes its
