@@ -93,6 +93,15 @@ SEAM_SIDES = 4
 # 28; LITS pieces 40 or more).
 SEAM_ALONG = 0.5
 SEAM_NEAR = 25.0
+# A light ridge is print (the grooves between raised tiles are dark on every
+# print), and the line between two empty cells shows whole, while a tile
+# hides the half beside it: on a board read with no cell as the board (its
+# print taken for a tile colour), the light sides this many times stronger
+# than the next light side down are lines between two empty cells (see
+# print_lines). Simulated BITS (every single photo read with no cell as the
+# board on tuning tables 13100-20149): those sides 46-83 grey levels, the
+# strongest other light side 3-25.
+STANDS_OUT = 2.0
 # Between two looks, a side keeping less than this share of its line lost
 # it (see lines_changed).
 LINE_LEFT = 0.5
@@ -382,6 +391,47 @@ def find_seams(
         for cell in best:
             out[cell] = True
         left = {g for g in left if not set(g) & set(best)}
+    return out
+
+
+def print_lines(
+    rectified_bgr: np.ndarray, rows: int, cols: int, margin: bool = False
+) -> np.ndarray:
+    """Cells (rows, cols) bool on both hands of an inner side whose light
+    ridge stands out as a printed line between two empty cells: the light
+    sides, strongest first, down to the first that is STANDS_OUT times the
+    next (at least 2 * MIN_LINE; a side under MIN_LINE counts as MIN_LINE).
+    For a single photo that read no cell as the board, whatever the colours
+    said (simulated BITS 19750: the classic near-black print taken for black
+    tiles, eight empty cells read black; three sides between them 46-62
+    grey levels, the next light side 15).
+
+    >>> board = np.full((120, 120, 3), 30, np.uint8)   # a dark print
+    >>> _ = cv2.line(board, (44, 40), (76, 40), (200, 200, 200), 2)  # one line shows
+    >>> print_lines(board, 3, 3).astype(int).tolist()
+    [[0, 1, 0], [0, 1, 0], [0, 0, 0]]
+    """
+    ridges = side_ridges(rectified_bgr, rows, cols, margin)
+    right, below = ridges[:, :-1, 1], ridges[:-1, :, 2]
+    sides = np.concatenate([right.ravel(), below.ravel()])
+    order = np.argsort(-sides)
+    strength = np.maximum(sides[order], MIN_LINE)
+    cut = 0
+    for i in range(len(order) - 1):
+        if strength[i] < 2 * MIN_LINE:
+            break
+        if strength[i] >= STANDS_OUT * strength[i + 1]:
+            cut = i + 1
+            break
+    chosen = np.zeros(len(sides), bool)
+    chosen[order[:cut]] = True
+    across = chosen[: right.size].reshape(right.shape)
+    down = chosen[right.size :].reshape(below.shape)
+    out = np.zeros((rows, cols), bool)
+    out[:, :-1] |= across
+    out[:, 1:] |= across
+    out[:-1] |= down
+    out[1:] |= down
     return out
 
 

@@ -42,7 +42,15 @@ from vision.classify import (
 from vision.colour import linear_to_lab
 from vision.constancy import START_SPREADS, balance
 from vision.glare import CLIPPED, Highlight, find_highlight, remove_highlight, take_off
-from vision.lines import MARGIN, MIN_SIDES, Lines, empty_pairs, line_evidence, margin_px
+from vision.lines import (
+    MARGIN,
+    MIN_SIDES,
+    Lines,
+    empty_pairs,
+    line_evidence,
+    margin_px,
+    print_lines,
+)
 from vision.palette import GREYISH, Palette
 from vision.palette_fit import COLOURFUL, fit_palette
 from vision.rectify import rectify
@@ -339,6 +347,22 @@ def read_cells(
             )
             greys = used_palette.greys[m.scores.argmin(axis=-1)]
             lines = _not_the_boards(lines, linear, gains, palette, again, greys)
+            used_gains, used_palette, m = _read_colours(
+                linear, clipped, printed, palette, gains, fit, lines, known
+            )
+    if fit and lines is not None and not _thought_empty(m.scores, used_palette).any():
+        # No cell read as the board: a ramp is hardly ever full, and a dark
+        # print looks like black tiles. The print's own lines still show
+        # between its empty cells, lighter than anything else light on the
+        # board (print_lines): those cells are the board whatever their
+        # colour, as clearly as a cell showing lines on two sides.
+        shown = print_lines(seen_lines, rows, cols, margin)
+        if shown.any():
+            lines = replace(
+                lines,
+                most=np.where(shown, np.maximum(lines.most, 1.0), lines.most),
+                second=np.where(shown, np.maximum(lines.second, 1.0), lines.second),
+            )
             used_gains, used_palette, m = _read_colours(
                 linear, clipped, printed, palette, gains, fit, lines, known
             )

@@ -484,3 +484,29 @@ def test_with_a_profile_the_place_calibration_saw_is_the_one_to_beat_when_lined_
     # board: 25 cells wrong. Supported within BESIDE_SLACK, the place
     # calibration saw is the incumbent, as beside's placements are.
     _reads_right_calibrated(18992)
+
+
+def test_a_dark_print_read_as_black_tiles_everywhere_is_found_by_its_lines():
+    # Simulated table 15697: the classic near-black print, its symbols too
+    # small to see, two empty cells one above the other. The palette fitted
+    # to the photo read no cell as the board (the print passed for black
+    # tiles); the line between the two empty cells is 67 grey levels
+    # lighter than its ground, the next light side 3. Those two cells are
+    # the board, and the photo reads right.
+    _reads_right(15697)
+
+
+@pytest.mark.parametrize("seed", [16465, 19750])
+def test_empty_cells_showing_the_print_between_them_are_the_board(seed):
+    # Simulated tables 16465 (three pairs of empty cells, lines 57-67 grey
+    # levels, the next light side 20) and 19750 (three pairs, 46-62, the
+    # next 15), both on the near-black print and both read with no cell as
+    # the board: 6 and 8 empty cells read black. The cells on both sides of
+    # those lines are read empty now; a hole walled in by tiles may still
+    # pass for black (19750: two cells wrong, one of them unsure).
+    from tests.vision.simtable import read_sim_table
+
+    seen = read_sim_table("bits", seed, BITS)
+    empty = seen.truth == "."
+    assert (seen.codes[empty] == ".").sum() >= empty.sum() - 1
+    assert ((seen.codes != seen.truth) & (seen.codes != "?")).sum() <= 1
