@@ -129,7 +129,7 @@ def settled(
         return codes, np.zeros(codes.shape, bool)
     out = _lone_neutrals(codes, scores, entry_codes)
     if bare is not None:
-        out = _starting(out, scores, entry_codes, board, empty, bare, printed)
+        out = _starting(out, scores, entry_codes, board, empty, bare, printed, greyish)
     board_score = scores[..., board].min(axis=-1)
     best_score = scores.min(axis=-1)
     # A lone grey cell's colour was wrong whatever it said: where a tile
@@ -176,6 +176,7 @@ def _starting(
     empty: str,
     bare: np.ndarray,
     printed: np.ndarray | None = None,
+    greyish: np.ndarray | None = None,
 ) -> np.ndarray:
     """Codes with the round's starting tile found where the reading took it
     for the board (see SYMBOL_TILES): a ramp with tiles but no bare double
@@ -197,7 +198,8 @@ def _starting(
     (simulated BITS 18622: a blue double standing on the bottom edge with
     print 0.03 and 0.08, two tiles on the ramp; a black double was made
     of two empty corner cells of the dark print, 24 from black and 0.2
-    from the print)."""
+    from the print). ``greyish`` (rows, cols) bool: cells whose colour
+    looks grey (see :func:`_printed_others`)."""
     rows, cols = codes.shape
     full = _filled(codes, scores, board, empty)
     read_tiles = full & (codes != "?")
@@ -210,7 +212,7 @@ def _starting(
         if full[a] and full[b] and codes[a] == codes[b] != NEUTRAL and bare[a] and bare[b]
     ]
     if seen:
-        return _printed_others(codes, scores, board, empty, bare & read_tiles, seen)
+        return _printed_others(codes, scores, board, empty, bare & read_tiles, seen, greyish)
     tile_code = _tile_codes(scores, board, np.array(entry_codes))
     cost = np.maximum(scores[..., ~board].min(axis=-1) - scores[..., board].min(axis=-1), 0.0)
     best: tuple[float, tuple[tuple[int, int], ...]] | None = None
@@ -245,7 +247,8 @@ def _starting(
         ]
         forgiven = sum(max(float(cost[c]) - BARE_PENALTY, 0.0) for c in best[1])
         if shown and (cheapest := min(shown))[0] < forgiven:
-            return _printed_others(codes, scores, board, empty, bare & read_tiles, [cheapest[1]])
+            others = bare & read_tiles
+            return _printed_others(codes, scores, board, empty, others, [cheapest[1]], greyish)
     out = codes.copy()
     for c in best[1]:
         out[c] = said[c]
@@ -259,6 +262,7 @@ def _printed_others(
     empty: str,
     bare_tiles: np.ndarray,
     seen: list[tuple[tuple[int, int], tuple[int, int]]],
+    greyish: np.ndarray | None = None,
 ) -> np.ndarray:
     """Codes with the bare cells read as tiles beyond the round's starting
     double read as the board, where that is within FLIP_SLACK: a round has
@@ -268,7 +272,13 @@ def _printed_others(
     classic print: the yellow starting double lying in the bottom-left
     corner, and a hole one cell wide and two deep under a purple tile's
     overhang, its lines hidden, read as a bare black double standing on
-    the bottom edge)."""
+    the bottom edge). A cell whose colour does not look grey (``greyish``,
+    when known) is a tile whatever its print: the print is neutral, and a
+    tile's symbol goes unseen under a glare or a shadow's edge (simulated
+    BITS 19807: a red and a yellow half, chroma 33 and 41, 16 nearer their
+    colours than the print, read as the board). On every cached BITS
+    reading (about 11000, tuning tables 13100-20149) such flips were wrong
+    51 times of 54; most were undone by the pairing after."""
     cost = scores[..., board].min(axis=-1) - scores[..., ~board].min(axis=-1)
     sure = [(a, b) for a, b in seen if min(cost[a], cost[b]) > FLIP_SLACK]
     others = bare_tiles.copy()
@@ -277,6 +287,8 @@ def _printed_others(
     if not others.any():
         return codes
     flip = others & (cost <= FLIP_SLACK) & (codes != NEUTRAL)
+    if greyish is not None:
+        flip &= greyish
     return np.where(flip, empty, codes)
 
 

@@ -413,6 +413,24 @@ def test_bare_cells_beyond_the_starting_double_are_the_print():
     assert not moved.any()
 
 
+def test_bare_cells_beyond_the_starting_double_that_look_coloured_stay_tiles():
+    # The red starting double lies in the bottom corner; the yellow double
+    # on the red one above it shows no symbol (a glare or a shadow's edge hid it), 16 nearer
+    # yellow than the print. The print is neutral: a cell that does not
+    # look grey is a tile whatever its print (simulated BITS 19807).
+    codes = grid(["....", "YY..", "RRKK", "RRKK"])
+    bare = (codes == ".") | (codes == "Y")
+    bare[3, 0] = bare[3, 1] = True
+    s = _starting_scores(codes, [])
+    s[1, 0] = s[1, 1] = (17.0, 60.0, 60.0, 1.0)
+    out, moved = settled(codes, s, STARTING, bare=bare, greyish=np.isin(codes, [".", "K"]))
+    assert not moved.any()
+    # Told nothing of how grey they look, the rule is as it always was:
+    # bare cells beyond the starting tile within reach of the print are it.
+    out, moved = settled(codes, s, STARTING, bare=bare)
+    assert ["".join(r) for r in out] == ["....", "....", "RRKK", "RRKK"]
+
+
 def test_a_starting_double_showing_a_trace_of_print_is_not_replaced_by_an_invented_one():
     # Two tiles on the ramp: a red double standing on the bottom edge, its
     # halves showing print 0.03 and 0.08 (a trace: a neighbour's edge), and

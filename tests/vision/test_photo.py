@@ -510,3 +510,18 @@ def test_empty_cells_showing_the_print_between_them_are_the_board(seed):
     empty = seen.truth == "."
     assert (seen.codes[empty] == ".").sum() >= empty.sum() - 1
     assert ((seen.codes != seen.truth) & (seen.codes != "?")).sum() <= 1
+
+
+def test_tiles_whose_symbols_a_glare_hid_are_not_taken_for_the_print():
+    # Simulated table 19807, read as a single photo: a lamp's glare and a
+    # shadow's edge hide the symbols of a red and a yellow half (chroma 33
+    # and 41, 16 nearer their colours than the ivory print in shade). The
+    # purple starting double lies on the bottom row, so the rules took the
+    # two bare halves for the print. Coloured cells are tiles.
+    from device.evals.read import sim_board
+
+    frame = next(still_frames("bits", 19807, 1))
+    board = sim_board("bits", 19807, frame, BITS, None)
+    assert board.found
+    wrong = {(r, c) for r, c, _, _ in board.wrong}
+    assert not wrong & {(2, 4), (4, 4)}, board.wrong
