@@ -62,6 +62,13 @@ KEEP_MARGIN = 0.1
 KEEP_START = 0.8
 # How much a half-way line (a finer grid than asked for) costs a candidate.
 BETWEEN_WEIGHT = 0.5
+# A segment outside the picture may or may not carry a line: it counts as
+# this share of one supported (see Support.rank), on a lattice with at most
+# MAX_UNSEEN of its segments outside (a board whose last row runs past the
+# picture's edge); beyond that, as none (a lattice mostly outside the
+# picture says little, and must not outrank one that lies in it).
+UNSEEN_SHARE = 0.5
+MAX_UNSEEN = 0.2
 
 
 class Pyramid:
@@ -268,6 +275,23 @@ class Support:
     vertical: np.ndarray
     horizontal: np.ndarray
     between: float
+    vertical_seen: np.ndarray | None = None
+    horizontal_seen: np.ndarray | None = None
+
+    def _supported(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each segment's support (vertical, horizontal) as a share: 1 on a
+        clear line, 0 without one, UNSEEN_SHARE outside the picture (when
+        no more than MAX_UNSEEN of the segments lie there, else 0)."""
+        v = (self.vertical >= PEAK_RATIO).astype(np.float64)
+        h = (self.horizontal >= PEAK_RATIO).astype(np.float64)
+        if self.vertical_seen is not None and self.horizontal_seen is not None:
+            seen = np.count_nonzero(self.vertical_seen) + np.count_nonzero(self.horizontal_seen)
+            if seen < self.vertical.size + self.horizontal.size and seen >= (1 - MAX_UNSEEN) * (
+                self.vertical.size + self.horizontal.size
+            ):
+                v = np.where(self.vertical_seen, v, UNSEEN_SHARE)
+                h = np.where(self.horizontal_seen, h, UNSEEN_SHARE)
+        return v, h
 
     @functools.cached_property
     def border(self) -> float:
@@ -280,7 +304,7 @@ class Support:
         """The least supported of the four outermost rows and columns (their
         crossing segments and their outer line): a grid that claims an extra
         row of table or margin has one side with nothing to show for it."""
-        v, h = self.vertical >= PEAK_RATIO, self.horizontal >= PEAK_RATIO
+        v, h = self._supported()
         sides = (
             np.concatenate([v[:, 0], h[0]]),  # top row
             np.concatenate([h[:, -1], v[-1]]),  # right column
@@ -295,17 +319,17 @@ class Support:
         segments supported: a lattice at half the pitch across (every other
         line in the middle of a cell) still has all its horizontal segments
         on lines, and twice as many of them, but only half its vertical ones."""
-        v = float(np.mean(self.vertical >= PEAK_RATIO))
-        h = float(np.mean(self.horizontal >= PEAK_RATIO))
+        v, h = (float(np.mean(share)) for share in self._supported())
         return float(np.sqrt(v * h))
 
     @functools.cached_property
     def rank(self) -> float:
         """What candidates are compared by: the share of segments supported,
         balanced between the two directions (:meth:`balanced`; a segment
-        outside the picture counts as unsupported, so a grid pushed off the
-        edge loses to the one it overlaps), less half the share of half-way
-        lines (a finer grid than asked for)."""
+        outside the picture counts as half supported, UNSEEN_SHARE, so a grid
+        pushed off the edge loses to the one it overlaps, and a board whose
+        edge lies past the picture's to one shifted onto its title), less
+        half the share of half-way lines (a finer grid than asked for)."""
         return self.balanced - BETWEEN_WEIGHT * self.between
 
     @functools.cached_property
@@ -429,7 +453,11 @@ def windows(
             mid_lines = np.count_nonzero(np.mean(vm >= PEAK_RATIO, axis=1) >= 0.5)
             mid_lines += np.count_nonzero(np.mean(hm >= PEAK_RATIO, axis=1) >= 0.5)
             between = mid_lines / (vm.shape[0] + hm.shape[0])
-            out.append((i0, j0, Support(float(score), v, h, float(between))))
+            seen = (
+                view.vertical_seen[i0 : i0 + cols + 1, j0 : j0 + rows],
+                view.horizontal_seen[j0 : j0 + rows + 1, i0 : i0 + cols],
+            )
+            out.append((i0, j0, Support(float(score), v, h, float(between), *seen)))
     return out
 
 

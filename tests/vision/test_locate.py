@@ -275,3 +275,16 @@ def test_a_winner_the_hint_placed_is_looked_beside_even_when_it_convinces():
         frame, fit = _hinted(seed)
         assert fit is not None
         assert _cells_off(fit, frame.corners) < 0.3, seed
+
+
+def test_a_board_running_past_the_picture_is_found_where_it_lies():
+    # Fresh simulated BITS 20401: the camera sees the ramp from its title
+    # down to half its last row; the rest lies past the picture's bottom
+    # edge. Its segments there were counted as unsupported, so the true
+    # grid ranked 0.27 and one shifted up over the title band, all in the
+    # picture, won at 0.56 (about 20 cells read a row over). A segment
+    # outside the picture may or may not hold a line: it counts half.
+    frame, fit = _search(20401)
+    assert fit is not None
+    assert frame.corners[:, 1].max() > frame.image.shape[0]  # (the board does run past)
+    assert _cells_off(fit, frame.corners) < 0.3
