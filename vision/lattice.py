@@ -285,10 +285,9 @@ class Support:
         v = (self.vertical >= PEAK_RATIO).astype(np.float64)
         h = (self.horizontal >= PEAK_RATIO).astype(np.float64)
         if self.vertical_seen is not None and self.horizontal_seen is not None:
+            total = self.vertical.size + self.horizontal.size
             seen = np.count_nonzero(self.vertical_seen) + np.count_nonzero(self.horizontal_seen)
-            if seen < self.vertical.size + self.horizontal.size and seen >= (1 - MAX_UNSEEN) * (
-                self.vertical.size + self.horizontal.size
-            ):
+            if 0 < total - seen <= MAX_UNSEEN * total:
                 v = np.where(self.vertical_seen, v, UNSEEN_SHARE)
                 h = np.where(self.horizontal_seen, h, UNSEEN_SHARE)
         return v, h

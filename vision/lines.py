@@ -98,9 +98,10 @@ SEAM_NEAR = 25.0
 # hides the half beside it: on a board read with no cell as the board (its
 # print taken for a tile colour), the light sides this many times stronger
 # than the next light side down are lines between two empty cells (see
-# print_lines). Simulated BITS (every single photo read with no cell as the
-# board on tuning tables 13100-20149): those sides 46-83 grey levels, the
-# strongest other light side 3-25.
+# print_lines). Simulated BITS, the single photos read with no cell as the
+# board whose empty cells show light lines (seven on tuning tables
+# 13100-20149): those sides 46-83 grey levels, the strongest other light
+# side 3-25.
 STANDS_OUT = 2.0
 # Between two looks, a side keeping less than this share of its line lost
 # it (see lines_changed).
