@@ -99,7 +99,7 @@ SEAM_NEAR = 25.0
 # print taken for a tile colour), the light sides this many times stronger
 # than the next light side down are lines between two empty cells (see
 # print_lines). Simulated BITS, the single photos read with no cell as the
-# board whose empty cells show light lines (seven on tuning tables
+# board whose empty cells show light lines (six on tuning tables
 # 13100-20149): those sides 46-83 grey levels, the strongest other light
 # side 3-25.
 STANDS_OUT = 2.0
