@@ -205,6 +205,7 @@ def _starting(
     read_tiles = full & (codes != "?")
     if not read_tiles.any() or np.mean(~bare[read_tiles]) < SYMBOL_TILES:
         return codes
+    bare_tiles = bare & read_tiles  # (beyond the starting double: the print, see _printed_others)
     pairs = _bottom_pairs(rows, cols)
     seen = [
         (a, b)
@@ -212,7 +213,7 @@ def _starting(
         if full[a] and full[b] and codes[a] == codes[b] != NEUTRAL and bare[a] and bare[b]
     ]
     if seen:
-        return _printed_others(codes, scores, board, empty, bare & read_tiles, seen, greyish)
+        return _printed_others(codes, scores, board, empty, bare_tiles, seen, greyish)
     tile_code = _tile_codes(scores, board, np.array(entry_codes))
     cost = np.maximum(scores[..., ~board].min(axis=-1) - scores[..., board].min(axis=-1), 0.0)
     best: tuple[float, tuple[tuple[int, int], ...]] | None = None
@@ -247,8 +248,7 @@ def _starting(
         ]
         forgiven = sum(max(float(cost[c]) - BARE_PENALTY, 0.0) for c in best[1])
         if shown and (cheapest := min(shown))[0] < forgiven:
-            others = bare & read_tiles
-            return _printed_others(codes, scores, board, empty, others, [cheapest[1]], greyish)
+            return _printed_others(codes, scores, board, empty, bare_tiles, [cheapest[1]], greyish)
     out = codes.copy()
     for c in best[1]:
         out[c] = said[c]

@@ -415,9 +415,10 @@ def test_bare_cells_beyond_the_starting_double_are_the_print():
 
 def test_bare_cells_beyond_the_starting_double_that_look_coloured_stay_tiles():
     # The red starting double lies in the bottom corner; the yellow double
-    # on the red one above it shows no symbol (a glare or a shadow's edge hid it), 16 nearer
-    # yellow than the print. The print is neutral: a cell that does not
-    # look grey is a tile whatever its print (simulated BITS 19807).
+    # on the red one above it shows no symbol (a glare or a shadow's edge
+    # hid it), 16 nearer yellow than the print. The print is neutral: a
+    # cell that does not look grey is a tile whatever its print (simulated
+    # BITS 19807).
     codes = grid(["....", "YY..", "RRKK", "RRKK"])
     bare = (codes == ".") | (codes == "Y")
     bare[3, 0] = bare[3, 1] = True
