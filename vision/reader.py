@@ -282,14 +282,14 @@ def read_cells(
         # print is light or dark is learnt from the cells whose colour is
         # the board's: under the last frame's light when there is one (every
         # frame of play), else under the light this photo is read with first.
-        start, seen = None, palette
+        start, seen, relit = None, palette, False
         if gains is not None and not fit:
             start = scores_linear(linear, gains, palette, clipped)
             known = start  # the balance need not score the start again
             nearest = start.min(axis=-1).ravel()
             k = len(nearest) // 2
             if np.partition(nearest, k)[k] > START_SPREADS * palette.thresholds.spread:
-                start = None  # the light changed: read it first
+                start, relit = None, True  # the light changed: read it first
         if start is None:
             used_gains, seen, first = _read_colours(
                 linear, clipped, printed, palette, gains, fit, expected=known_codes
@@ -297,9 +297,13 @@ def read_cells(
             start, gains = first.scores, used_gains if fit else gains
         # Every frame of play is read against the last frame's light, and the
         # lines are looked at only when some cell's colour could go either
-        # way; a single photo (fit) always looks: its whole palette may have
-        # slipped (the board taken for black tiles).
-        if fit or _doubtful(start, seen):
+        # way, or when that light no longer fits and was found anew: one
+        # colour over every cell is as well explained dark as light
+        # (simulated BITS 21181, an empty ivory ramp under a strong cast,
+        # read with a profile: 36 black cells, none doubtful). A single
+        # photo (fit) always looks: its whole palette may have slipped (the
+        # board taken for black tiles).
+        if fit or relit or _doubtful(start, seen):
             empty = _thought_empty(start, seen)
             # cells first read as a grey colour (a single photo's seams, below)
             greys = seen.greys[start.argmin(axis=-1)] if fit else None

@@ -525,3 +525,13 @@ def test_tiles_whose_symbols_a_glare_hid_are_not_taken_for_the_print():
     assert board.found
     wrong = {(r, c) for r, c, _, _ in board.wrong}
     assert not wrong & {(2, 4), (4, 4)}, board.wrong
+
+
+def test_with_a_profile_an_empty_ramp_under_a_new_light_is_read_by_its_lines():
+    # Simulated table 21181 (fresh): the empty ivory ramp, calibrated in
+    # daylight, read under a strong cast (white balance 0.27) and a glare.
+    # The profile's light no longer fits, so the light is found anew, and
+    # one colour for all 36 cells is best explained dark: every cell read
+    # black, none doubtful, so the lines were never looked at. Once the
+    # light had to be found again, the print's lines are looked at too.
+    _reads_right_calibrated(21181)
