@@ -57,6 +57,8 @@ from vision.constancy import gain_prior, gains_between, least_clipped
 from vision.lamps import lamps_through, tint
 from vision.palette import GREYISH, Palette
 
+# How many times a colour's ``most`` the fit allows before cells cost.
+ILLEGAL_ROOM = 2
 # Clusters are cut where complete linkage exceeds this many spreads.
 CLUSTER_SPREADS = 2.5
 # A colour's fitted spread blends the palette's spread, weighted as this many
@@ -183,6 +185,12 @@ class _Assigner:
         self.colourful = (self.chroma0 >= COLOURFUL) & ~pal.neutral & ~pal.board
         self.tile = ~pal.board
         self.lightness_weight = th.lightness_weight
+        # One board shows at most ``most`` cells of some colours (BITS: one
+        # grey tile a ramp, two cells); a second, dropped against the
+        # rules, is what the engine must flag, so twice that is allowed
+        # before each cell beyond costs as a cell nothing explains.
+        self.most = ILLEGAL_ROOM * pal.most
+        self.beyond_most = (th.max_distance / th.spread) ** 2
 
     def _stats(self, k: int, members: np.ndarray) -> tuple[float, np.ndarray, float]:
         return self.n[members].sum(), self.s[members, k].sum(axis=0), self.q[members, k].sum()
@@ -209,7 +217,8 @@ class _Assigner:
             )
         else:
             anchor = (off**2 / (self.var[k] / n + self.drift2[k])).sum()
-        return float(within / self.var[k] + anchor + self.pen[members, k].sum())
+        beyond = max(0.0, n - self.most[k]) * self.beyond_most
+        return float(within / self.var[k] + anchor + self.pen[members, k].sum() + beyond)
 
     def _exposure_ratios(self, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per tile colour used in ``a``: log((L + 16) / (L_nominal + 16)) and a weight."""

@@ -199,3 +199,29 @@ def test_a_starting_tile_is_read_by_its_colour_though_it_carries_no_symbol(seed,
     # is the only black on the board, a group of two.
     read = read_sim_table("bits", seed, BITS)
     assert_each_read_as_itself(read, {code: 2, ".": 2})
+
+
+def test_more_grey_cells_than_two_grey_tiles_cost_as_cells_nothing_explains():
+    # A ramp holds one grey tile (two cells); a second, dropped against the
+    # rules, must still be read for the engine to flag. Beyond four cells
+    # each one costs as a cell no colour explains, (30 / 6)^2 = 25: six
+    # cells at exactly the grey's nominal colour cost 2 * 25, four nothing.
+    lw = BITS.thresholds.lightness_weight
+    grey = BITS.lab[BITS.index("N")] * np.array([lw, 1.0, 1.0])
+    y = np.repeat(np.repeat(grey[None, None, :], len(BITS), axis=1), 6, axis=0)
+    assigner = _Assigner(y, np.arange(6), BITS.lab * [lw, 1, 1], BITS)
+    n = BITS.index("N")
+    assert assigner.entry_cost(n, np.arange(6) < 6) == pytest.approx(50.0)
+    assert assigner.entry_cost(n, np.arange(6) < 4) == pytest.approx(0.0)
+
+
+def test_empty_slate_cells_are_not_taken_for_a_wall_of_grey_tiles():
+    # Simulated table 21240 (fresh; the slate print, a glare): the empty
+    # cells split in two clusters under the uneven light, and the fit gave
+    # the grey tile's colour to six of them (L* 29-36, the grey fitted at
+    # 31, next to the print at 34). Six grey cells are three grey tiles.
+    from device.evals.read import sim_board, still_frames
+
+    frame = next(still_frames("bits", 21240, 1))
+    board = sim_board("bits", 21240, frame, BITS, None)
+    assert board.found and board.wrong == [], board.wrong
