@@ -191,8 +191,7 @@ def _beyond_most(s: np.ndarray, palette: Palette) -> np.ndarray:
     if not palette.limited:
         return np.zeros(s.shape[:-2])
     counts = (s.argmin(axis=-1)[..., None] == np.arange(len(palette))).sum(axis=-2)  # (..., K)
-    th = palette.thresholds
-    return np.asarray(palette.beyond_most(counts) * (th.max_distance / th.spread) ** 2)
+    return np.asarray(palette.beyond_most(counts) * palette.thresholds.unexplained)
 
 
 def gain_prior(

@@ -89,6 +89,12 @@ class Thresholds:
     neutral_drift: float = 4.0
     board_drift: float = 60.0
 
+    @property
+    def unexplained(self) -> float:
+        """What a cell no colour explains costs in a fit, in squared
+        spreads: ``(max_distance / spread) ** 2`` (30 and 6: 25)."""
+        return (self.max_distance / self.spread) ** 2
+
 
 @dataclass(frozen=True)
 class Palette:

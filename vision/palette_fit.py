@@ -190,7 +190,7 @@ class _Assigner:
         # rules, is what the engine must flag, so twice that is allowed
         # before each cell beyond costs as a cell nothing explains.
         self.most = ILLEGAL_ROOM * pal.most
-        self.beyond_most = (th.max_distance / th.spread) ** 2
+        self.unexplained = th.unexplained
 
     def _stats(self, k: int, members: np.ndarray) -> tuple[float, np.ndarray, float]:
         return self.n[members].sum(), self.s[members, k].sum(axis=0), self.q[members, k].sum()
@@ -217,7 +217,7 @@ class _Assigner:
             )
         else:
             anchor = (off**2 / (self.var[k] / n + self.drift2[k])).sum()
-        beyond = max(0.0, n - self.most[k]) * self.beyond_most
+        beyond = max(0.0, n - self.most[k]) * self.unexplained
         return float(within / self.var[k] + anchor + self.pen[members, k].sum() + beyond)
 
     def _exposure_ratios(self, a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
