@@ -110,9 +110,10 @@ def best_combs(
 def _with_neighbours(
     combs: list[tuple[float, float]], length: int, n_cells: int
 ) -> list[tuple[float, float]]:
-    """The combs and the best one moved a tooth either way (where it still
-    fits in ``length``): a line just outside the grid (a header's edge, a
-    rim) often outweighs the grid's own first or last line along one axis."""
+    """The combs, the best one moved a tooth either way (where it still
+    fits in ``length``) and at twice its pitch (:func:`_doubled`): a line
+    just outside the grid (a header's edge, a rim) often outweighs the
+    grid's own first or last line along one axis."""
     if not combs:
         return combs
     o, p = combs[0]
@@ -121,7 +122,24 @@ def _with_neighbours(
         near = any(abs(moved - o2) < p / 2 and abs(p - p2) < p / 8 for o2, p2 in out)
         if moved >= 0 and moved + n_cells * p <= length - 1 and not near:
             out.append((moved, p))
-    return out
+    return out + _doubled(combs[0], length, n_cells)
+
+
+def _doubled(best: tuple[float, float], length: int, n_cells: int) -> list[tuple[float, float]]:
+    """The best comb at twice its pitch, from either of its end teeth (where
+    it still fits in ``length``). A tile's printed symbol has edges near its
+    cell's middle: a comb of half the grid's pitch has every other tooth on
+    a symbol and none of the grid's between-lines to pay for, so across a
+    board full of tiles it can outscore the grid's own comb, over half the
+    board (fresh BITS 22014, 22120, 21715: every start at half the pitch
+    across, no grid found; from twice the pitch, 0.86-0.89).
+
+    >>> _doubled((40.0, 10.0), 200, 6)
+    [(40.0, 20.0)]
+    """
+    o, p = best
+    starts = (o, o - n_cells * p)
+    return [(s, 2 * p) for s in starts if s >= 0 and s + 2 * n_cells * p <= length - 1]
 
 
 def _inside_rows(
@@ -150,8 +168,9 @@ def recombs(
 ) -> list[np.ndarray]:
     """Homographies with each axis's pitch and offset re-found (see the
     module's docstring): every pairing of the ``keep`` best combs across and
-    down, and of the best moved a tooth either way (the input itself may be
-    among them); ``pitches`` as in :func:`best_combs`."""
+    down, and of the best moved a tooth either way or at twice its pitch
+    (the input itself may be among them); ``pitches`` as in
+    :func:`best_combs`."""
     g = GROW
     grown = np.array([[1.0, 0, g], [0, 1.0, g], [0, 0, 1.0]]) @ homography
     view = lattice.look(pyramid, grown, rows + 2 * g, cols + 2 * g)

@@ -14,7 +14,8 @@ The search, in order:
    the straight edges' two directions (:mod:`vision.families`); a winner
    that is not convincing is also tried at the pitch and place its lines
    suggest along each axis (:mod:`vision.comb`), then with its cells
-   recounted along an axis, one of its end lines kept (:func:`recounted`);
+   recounted along an axis, one of its end lines kept, or at twice its
+   pitch both ways (:func:`recounted`);
 4. the winner is refined once more on printed lines between empty cells
    (:mod:`vision.tiles`: raised tiles are seen displaced), its corners are
    measured locally (:mod:`vision.corners`) and named as the picture is upright.
@@ -79,6 +80,11 @@ RECOMB_TOP = 4
 # A doubtful winner's pitch may be wrong along an axis: the grid's n cells
 # may span n + d of its cells, or n times a float (see _recount).
 RECOUNTS = (0.5, -2, -1, 1, 2, 2.0)
+# ... or at half the pitch along both axes, over a quarter of the grid: a
+# crowded ramp's tiles each show a symbol whose edges lie near the cell's
+# middle lines, and a lattice can settle on those and the grid's lines
+# taken in turn (fresh BITS 20857: 0.57 over the middle of the board, the
+# grid 0.82). Its corner may lie on a middle line, so at every half cell.
 # A start this close (cells, every corner) to a refined lattice is not refined again.
 SAME_PLACE = 0.3
 # Once the best is convincing, a start ranked this far below it is not refined.
@@ -283,14 +289,47 @@ def beside(
     good as the grid's two cells above it (fresh 14070: 0.557 against
     0.555), so the caller weighs what the cells read as
     (:func:`vision.photo.read_photo`)."""
+    image = as_bgr_or_gray(image)
+    pyramid = lattice.Pyramid(image)
+    shifts = [(0, sign * d) for d in range(1, reach + 1) for sign in (-1, 1)]
+    shifts += [(dy, dx) for dx, dy in shifts]
+    starts = [
+        np.array([[1.0, 0.0, -dx], [0.0, 1.0, -dy], [0.0, 0.0, 1.0]]) @ fit.homography
+        for dx, dy in shifts
+    ]
+    return _elsewhere_as_good(image, pyramid, fit, starts, slack)
+
+
+def doubled(image: np.ndarray, fit: GridFit, slack: float = BESIDE_SLACK) -> list[GridFit]:
+    """The lattices at twice a found grid's pitch along both axes
+    (:func:`twice_both_ways`) that the picture's lines support nearly as well
+    (within ``slack`` of its quality), refined, best first. Lines alone
+    cannot always tell the grid from its quarter at half the pitch: a
+    crowded ramp's tiles each show a symbol whose edges lie on the
+    grid's middle lines, and raised tiles seen steeply hide the grid's
+    own (fresh BITS 21884: the quarter 0.62, the grid 0.61), so the
+    caller weighs what the cells read as (:func:`vision.photo.read_photo`)."""
     rows, cols = fit.rows, fit.cols
     image = as_bgr_or_gray(image)
     pyramid = lattice.Pyramid(image)
+    starts = twice_both_ways(fit.homography, rows, cols)
+    ranked = _rank(pyramid, [(S, None) for S in starts], rows, cols)
+    return _elsewhere_as_good(image, pyramid, fit, [S for _, S, _ in ranked[:RECOMB_TOP]], slack)
+
+
+def _elsewhere_as_good(
+    image: np.ndarray,
+    pyramid: lattice.Pyramid,
+    fit: GridFit,
+    starts: list[np.ndarray],
+    slack: float,
+) -> list[GridFit]:
+    """Each start refined on its own, kept when its lines are supported
+    within ``slack`` of ``fit``'s quality and it did not settle back where
+    ``fit`` is; best first."""
+    rows, cols = fit.rows, fit.cols
     out = []
-    shifts = [(0, sign * d) for d in range(1, reach + 1) for sign in (-1, 1)]
-    shifts += [(dy, dx) for dx, dy in shifts]
-    for dx, dy in shifts:
-        start = np.array([[1.0, 0.0, -dx], [0.0, 1.0, -dy], [0.0, 0.0, 1.0]]) @ fit.homography
+    for start in starts:
         found = _refine_best(pyramid, [start], rows, cols)
         if found is None or found[0] < max(MIN_QUALITY, fit.quality - slack):
             continue
@@ -496,11 +535,12 @@ def recounted(H: np.ndarray, rows: int, cols: int) -> list[np.ndarray]:
     """Lattices with ``H``'s directions whose pitch along one axis is another
     multiple of ``H``'s: the grid's ``n`` cells spanning ``m`` of ``H``'s for
     each ``m`` that ``RECOUNTS`` names (``n + d``, or ``n`` times a float),
-    with either end line of ``H`` on each of the grid's lines.
+    with either end line of ``H`` on each of the grid's lines; then
+    those at twice ``H``'s pitch along both axes (:func:`twice_both_ways`).
 
     >>> starts = recounted(np.eye(3), 6, 6)
     >>> len(starts)
-    168
+    217
     >>> S = starts[7 + 3]  # six cells over three of H's, its last line the grid's fourth
     >>> float(S[0, 0]), float(S[0, 2])
     (2.0, -9.0)
@@ -515,7 +555,26 @@ def recounted(H: np.ndarray, rows: int, cols: int) -> list[np.ndarray]:
                     S = np.eye(3)
                     S[axis, axis], S[axis, 2] = n / m, line - n / m * end
                     out.append(S @ H)
-    return out
+    return out + twice_both_ways(H, rows, cols)
+
+
+def twice_both_ways(H: np.ndarray, rows: int, cols: int) -> list[np.ndarray]:
+    """Lattices at twice ``H``'s pitch along both axes, ``H`` a quarter of
+    the grid with its first corner at every half cell of the grid's first
+    half (it may lie on the grid's middle lines: see ``RECOUNTS``).
+
+    >>> starts = twice_both_ways(np.eye(3), 6, 6)
+    >>> len(starts)
+    49
+    >>> S = starts[-1]  # H's cells halves of the grid's, H's corner at its centre
+    >>> float(S[0, 0]), float(S[0, 2]), float(S[1, 2])
+    (0.5, 3.0, 3.0)
+    """
+    return [
+        np.array([[0.5, 0.0, gx], [0.0, 0.5, gy], [0.0, 0.0, 1.0]]) @ H
+        for gx in np.arange(cols + 1) / 2
+        for gy in np.arange(rows + 1) / 2
+    ]
 
 
 def _recount(pyramid: lattice.Pyramid, best: Refined, rows: int, cols: int) -> Refined:

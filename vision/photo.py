@@ -27,7 +27,7 @@ import numpy as np
 from vision.classify import SENSOR_BLACK_L
 from vision.glare import Highlight
 from vision.gridfit import GridFit
-from vision.locate import BESIDE_SLACK, CONVINCING, beside, locate_grid, refined_at
+from vision.locate import BESIDE_SLACK, CONVINCING, beside, doubled, locate_grid, refined_at
 from vision.palette import Palette
 from vision.reader import Reading, read_cells, rectify_around
 
@@ -147,7 +147,9 @@ def read_photo(
     corners where calibration saw the grid (a profile's); of the grid found
     and those beside it, the one at that place (within half a cell) is the
     one the others must read clearly better than; when none is there, the
-    grid refined from there is read too. With a profile's
+    grid refined from there is read too. A grid the search found whose
+    cells read in aligned 2x2 blocks (:func:`quartered`) is read at twice
+    its pitch too (:func:`vision.locate.doubled`). With a profile's
     palette, cells it leaves unsure are then read with its colours fitted
     to this photo (:func:`_settle_unsure`)."""
     # A grid the search found (here, or a profile's search) may be a cell
@@ -223,11 +225,52 @@ def read_photo(
                 out = there
     else:
         out = _read_at(image, grid, palette, gains, fit_palette, steps)
+    if searched and quartered(out.reading.codes):
+        # Every cell read as its neighbours in aligned 2x2 blocks: the
+        # grid's quarter at half its pitch (each tile's symbol taken for
+        # a line between cells). Of the lattices at twice the pitch the
+        # lines support nearly as well, the best that does not read so
+        # is the board.
+        for other in doubled(image, out.fit):
+            there = _read_at(image, other, palette, gains, fit_palette, steps)
+            if not quartered(there.reading.codes):
+                out = there
+                break
     if not fit_palette and out.reading.unsure():
         # Settled only once the grid is chosen: cells filled in by a fit
         # would make a grid a cell off look as sure as the board (6023).
         out = _settle_unsure(out, palette, gains, steps)
     return out
+
+
+def quartered(codes: np.ndarray) -> bool:
+    """Whether a reading is a grid's quarter seen at half its pitch: along
+    each axis, its cells pair up (from the first or the second) into blocks
+    that read as one code, at least two whole blocks, and not all the same
+    code. A real board's cells seldom do: BITS tiles are two cells long and
+    LITS pieces four, so each pair of rows would have to repeat.
+
+    >>> quartered(np.array([list("RRBB"), list("RRBB"), list("..KK"), list("..KK")]))
+    True
+    >>> quartered(np.array([list("xRRB"), list("xRRB"), list(".YYK"), list("xYYK")]))
+    True
+    >>> quartered(np.array([list("RRBB"), list("RRBY"), list("..KK"), list("..KK")]))
+    False
+    >>> quartered(np.array([list("...."), list("...."), list("...."), list("....")]))
+    False
+    """
+    codes = np.asarray(codes)
+    rows, cols = codes.shape
+    for r0 in (0, 1):
+        for c0 in (0, 1):
+            r1, c1 = r0 + (rows - r0) // 2 * 2, c0 + (cols - c0) // 2 * 2
+            if (r1 - r0) * (c1 - c0) < 8:
+                continue  # fewer than two whole blocks
+            block = codes[r0:r1, c0:c1]
+            same = (block[0::2] == block[1::2]).all() and (block[:, 0::2] == block[:, 1::2]).all()
+            if same and len(np.unique(block)) > 1 and "?" not in block:
+                return True
+    return False
 
 
 def _read_at(

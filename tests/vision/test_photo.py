@@ -535,3 +535,15 @@ def test_with_a_profile_an_empty_ramp_under_a_new_light_is_read_by_its_lines():
     # black, none doubtful, so the lines were never looked at. Once the
     # light had to be found again, the print's lines are looked at too.
     _reads_right_calibrated(21181)
+
+
+def test_a_grid_read_in_aligned_2x2_blocks_is_a_quarter_at_half_the_pitch():
+    # Fresh simulated BITS 21884: a crowded slate ramp seen steeply (37
+    # degrees). Its lines support the lattice at half the pitch over the
+    # bottom left quarter (each tile's symbol edges on a middle line) a
+    # little better than the grid (0.62 against 0.61); read there, every
+    # cell repeats in 2x2 blocks (three rows of "RR..YY"-like pairs).
+    # Of the lattices at twice the pitch, the best that does not read so
+    # is the board: every cell right, with a profile or without.
+    _reads_right(21884)
+    _reads_right_calibrated(21884)
