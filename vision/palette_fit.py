@@ -55,10 +55,8 @@ from vision.classify import (
 from vision.colour import linear_to_lab
 from vision.constancy import gain_prior, gains_between, least_clipped
 from vision.lamps import lamps_through, tint
-from vision.palette import GREYISH, Palette
+from vision.palette import GREYISH, STRAY, Palette
 
-# How many times a colour's ``most`` the fit allows before cells cost.
-ILLEGAL_ROOM = 2
 # Clusters are cut where complete linkage exceeds this many spreads.
 CLUSTER_SPREADS = 2.5
 # A colour's fitted spread blends the palette's spread, weighted as this many
@@ -187,9 +185,9 @@ class _Assigner:
         self.lightness_weight = th.lightness_weight
         # One board shows at most ``most`` cells of some colours (BITS: one
         # grey tile a ramp, two cells); a second, dropped against the
-        # rules, is what the engine must flag, so twice that is allowed
-        # before each cell beyond costs as a cell nothing explains.
-        self.most = ILLEGAL_ROOM * pal.most
+        # rules, is what the engine must flag, so a stray tile's cells are
+        # allowed too before each cell beyond costs as one nothing explains.
+        self.most = pal.most + STRAY
         self.unexplained = th.unexplained
 
     def _stats(self, k: int, members: np.ndarray) -> tuple[float, np.ndarray, float]:

@@ -28,7 +28,7 @@ from vision.classify import SENSOR_BLACK_L
 from vision.glare import Highlight
 from vision.gridfit import GridFit
 from vision.locate import BESIDE_SLACK, CONVINCING, beside, doubled, locate_grid, refined_at
-from vision.palette import Palette
+from vision.palette import STRAY, Palette
 from vision.reader import Reading, read_cells, rectify_around
 
 # Pixels per cell of the rectified board: enough for the symbol reader,
@@ -82,14 +82,6 @@ SETTLED_CONFIDENCE = 0.5
 # where calibration saw the grid is the one it saw: no placement a whole
 # cell off can be nearer.
 AT_HOME = 0.5
-# Cells of a colour beyond its ``most`` that a reading shows without doubt:
-# one domino dropped against the rules (RULES.md: "a second neutral in one
-# round") stays on the board until its player takes it back, and the
-# reading must show it for the engine to flag it. Simulated BITS 15705: a
-# second neutral on the board, the true grid's four grey cells two beyond
-# the palette's most, so the grid a column off, leaving two greys out, won
-# on fewer doubts with as good a fit.
-STRAY = 2
 
 
 @dataclass(frozen=True)
@@ -461,11 +453,11 @@ def _misfit(reading: Reading, cells: np.ndarray | None = None) -> float:
 def _doubts(reading: Reading, palette: Palette) -> int:
     """Cells a reading cannot stand behind: unsure ones, and those read as a
     colour beyond the number one board can show, one stray tile aside
-    (:data:`STRAY`): a row of BITS grey is a rail or a shadow, not three grey
+    (:data:`vision.palette.STRAY`): a row of BITS grey is a rail or a shadow, not three grey
     tiles."""
     codes = np.asarray(reading.codes)
     counts = np.array([(codes == code).sum() for code in palette.codes])
-    return len(reading.unsure()) + int(palette.beyond_most(np.maximum(0, counts - STRAY)))
+    return len(reading.unsure()) + int(palette.beyond_most(counts, stray=STRAY))
 
 
 def _unexplained(reading: Reading) -> bool:
