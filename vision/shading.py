@@ -99,12 +99,37 @@ def _design(rows: int, cols: int, quadratic: bool) -> np.ndarray:
 
 def chroma_groups(linear: np.ndarray, link: float = CHROMA_LINK) -> np.ndarray:
     """Single-linkage groups of cells (N, 3) by log-chromaticity: labels (N,)."""
-    lg = np.log(np.maximum(linear, _FLOOR))
-    chroma = (lg - lg.sum(axis=1, keepdims=True) / lg.shape[1]).T  # (3, N), less the mean
-    # The largest difference over the channels, as channel planes (N, N)
-    # (a reduce over a length-3 axis is numpy's slowest case).
-    apart = np.abs(chroma[:, :, None] - chroma[:, None, :])
+    lg = np.log(np.maximum(linear, _FLOOR)).T  # (3, N)
+    # Two cells are one chromaticity when one scale takes each channel of
+    # one to the other's: their log differences, channel by channel, less
+    # the differences' mean, are all small. A clipped channel says nothing
+    # of a cell's colour (a warm lamp clips the lit ivory's red but not the
+    # shadowed ivory's: simulated BITS 21463, a band of shadowed board
+    # grouped apart from the lit board, taken for ten grey tiles), so a
+    # pair with a channel clipped is compared over the two channels
+    # neither has: their differences must agree within ``link`` (the
+    # whole gap, not half of it about the mean, which linked an
+    # overexposed ivory to a grey tile: simulated BITS 2078). A pair
+    # sharing fewer than two is not linked. (As channel planes (N, N): a
+    # reduce over a length-3 axis is numpy's slowest case.)
+    sure = np.asarray(linear).T < CLIPPED  # (3, N)
+    both = sure[:, :, None] & sure[:, None, :]  # (3, N, N)
+    diff = lg[:, :, None] - lg[:, None, :]
+    apart = np.abs(diff - diff.mean(axis=0))
     d = np.maximum(np.maximum(apart[0], apart[1]), apart[2])
+    shared = both.sum(axis=0)
+    hi = np.where(both, diff, -np.inf)
+    lo = np.where(both, diff, np.inf)
+    gap = np.maximum(np.maximum(hi[0], hi[1]), hi[2]) - np.minimum(np.minimum(lo[0], lo[1]), lo[2])
+    d = np.where(shared == 3, d, np.where(shared == 2, gap, np.inf))
+    # A clipped channel is still a lower bound: the scale the shared
+    # channels give must not take the other cell's value of it below
+    # what the sensor kept.
+    scale = np.where(both, diff, 0.0).sum(axis=0) / np.maximum(shared, 1)
+    mine = ~sure[:, :, None] & sure[:, None, :]  # clipped in the first only
+    theirs = sure[:, :, None] & ~sure[:, None, :]
+    below = (mine & (diff - scale > link)) | (theirs & (scale - diff > link))
+    d = np.where(below[0] | below[1] | below[2], np.inf, d)
     # Connected components of the "closer than link" graph: square the
     # reachability matrix until it stops growing (log2(N) products).
     reach = (d < link).astype(np.float32)
@@ -511,7 +536,7 @@ def _alone_a_shadow(
     A block of grey tiles is the board's chromaticity one level down, as a
     shadowed board is; but a BITS board shows at most two grey cells (and a
     stray drop), so a band of ten board cells one level down is the board
-    in a shadow (simulated BITS 21340, 22359: read as grey tiles). Black
+    in a shadow (simulated BITS 21463, 21340: read as grey tiles). Black
     tiles, which have no such limit, are far deeper than any shadow.
 
     Only a band: a smooth field follows much of one edge's step (a lamp's

@@ -197,6 +197,21 @@ def test_a_clipped_cell_of_a_kind_of_its_own_gives_no_evidence():
     assert est.shape == (4, 4) and np.allclose(est, 1.0, atol=0.02)
 
 
+def test_a_channel_clipped_in_the_light_does_not_part_the_board_from_its_shadow():
+    # Simulated BITS 21463: a warm lamp clips the lit ivory's red channel
+    # (the sensor keeps 0.99 of 1.4), not the shadowed ivory's. Over all
+    # three channels the two look a different colour, and the band of
+    # shadowed board was grouped apart, then read as ten grey tiles. Over
+    # the channels neither has clipped they are one; a grey tile, as dark
+    # as the shadowed board, is still another material.
+    ivory = np.array([1.4, 0.9, 0.55])
+    lit = np.minimum(ivory, 0.99)
+    shadowed = ivory * 0.5
+    grey = np.array([0.45, 0.45, 0.45])
+    g = chroma_groups(np.array([lit, shadowed, grey]))
+    assert g[0] == g[1] != g[2]
+
+
 def test_a_band_of_shadow_over_bare_board_alone_is_a_shadow_past_what_grey_tiles_can_be():
     # A band of shadow across two rows of bare board, no tile in it: the
     # board one level down is what grey tiles look like, and with nothing
@@ -213,3 +228,16 @@ def test_a_band_of_shadow_over_bare_board_alone_is_a_shadow_past_what_grey_tiles
     greys = ["R.....", "Y..P..", "......", "..NN..", "..NN..", "R....N"]
     est = estimate_field(board(greys, np.ones((6, 6))), lone=BITS.past_most)
     assert np.abs(est - 1).max() < 0.02
+
+
+def test_a_clipped_channel_is_a_lower_bound_when_cells_are_grouped():
+    # Compared over the two channels neither has clipped, a cell under a
+    # glare (red clipped, green and blue alike) and a dark neutral cell
+    # agree; but the scale between them would take the dark cell's red to
+    # a fifth of what the sensor kept of the clipped one: not one colour
+    # (simulated BITS 21946, 21996: glare cells joined to the board's
+    # group bent the field, and a red and a blue tile read unsure).
+    glared = np.array([0.99, 0.5, 0.5])
+    dark = np.array([0.1, 0.25, 0.25])
+    g = chroma_groups(np.array([glared, dark]))
+    assert g[0] != g[1]
