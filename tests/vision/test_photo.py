@@ -547,28 +547,3 @@ def test_a_grid_read_in_aligned_2x2_blocks_is_a_quarter_at_half_the_pitch():
     # is the board: every cell right, with a profile or without.
     _reads_right(21884)
     _reads_right_calibrated(21884)
-
-
-@pytest.mark.parametrize("seed", [21463, 22359, 22345, 3044])
-def test_the_board_in_a_band_of_shadow_is_not_read_as_grey_tiles(seed):
-    # Simulated BITS, a single photo (no profile), a shadow taking away
-    # about half the light over bare board alone. Fresh 21463: a warm lamp
-    # clips the lit ivory's red channel, not the shadowed ivory's, and the
-    # two were grouped as two materials; joined, the band is one material
-    # one level down, as grey tiles would be, but ten cells of it: more
-    # than a board can show of grey (two, and a stray tile), so it is the
-    # board in a shadow (10 cells read grey before). Fresh 22359: the band
-    # over the classic print ranked below steps of a hundredth, and red
-    # read purple, grey black (8 cells); 22345, four bare cells read grey
-    # and two blue tiles purple. Tuning table 3044: an empty ramp whose
-    # shadowed half read as grey tiles.
-    _reads_right(seed)
-
-
-def test_a_shadows_edge_between_the_cells_is_nudged_into_place_before_it_is_judged():
-    # Fresh simulated BITS 22150: a shadow's edge across the fifth row took
-    # away 0.53 of the smooth field's cost where the candidates run
-    # (between cells' centres, at whole steps of slant), short of the 0.6
-    # asked; moved and turned to fit, 0.64. Unlifted, four blue tiles in
-    # the shadow read purple.
-    _reads_right(22150)
