@@ -188,6 +188,23 @@ class Palette:
         return np.asarray(np.maximum(0.0, np.asarray(counts) - allowed).sum(axis=-1))
 
     @cached_property
+    def past_most(self) -> int | None:
+        """The fewest cells of one colour that no board can show of any
+        entry with a ``most``, a stray tile's included (None when no entry
+        has one): so many cells one level below the board, in one band, are
+        the board in a shadow, not grey tiles (:mod:`vision.shading`).
+
+        >>> Palette.from_entries("demo", [Entry(".", "board", (90.0, 0.0, 0.0)),
+        ...     Entry("N", "grey", (60.0, 0.0, 0.0), most=2)]).past_most
+        5
+        >>> Palette.from_entries("demo", [Entry(".", "board", (90.0, 0.0, 0.0))]).past_most is None
+        True
+        """
+        if not self.limited:
+            return None
+        return int(self.most[np.isfinite(self.most)].max()) + STRAY + 1
+
+    @cached_property
     def limited(self) -> bool:
         """Whether any entry has a ``most`` (cells one board can show)."""
         return bool(np.isfinite(self.most).any())

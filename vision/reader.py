@@ -207,7 +207,7 @@ def read_cells(
             # taken off every later frame, and the pieces there read
             # black): the search looks at the board with the shadow lifted.
             unlifted, _ = cell_features(rectified_bgr, rows, cols, inset, around=skip)
-            before = measure_shading(unlifted, _kinds(symbols))
+            before = measure_shading(unlifted, _kinds(symbols), palette.past_most)
             if before.edges:
                 search = lift_edges(rectified_bgr, before.edges, rows, cols)
         highlight = find_highlight(search, rows, cols, skip=skip)
@@ -255,7 +255,7 @@ def read_cells(
     if not shading:
         field = divide = np.ones((rows, cols))
     elif field is None:
-        shade = measure_shading(linear, _kinds(symbols))
+        shade = measure_shading(linear, _kinds(symbols), palette.past_most)
         field = divide = shade.field
         if shade.edges:
             # A shadow's sharp edge: lifted pixel by pixel, and the cells

@@ -22,7 +22,9 @@ anything is read:
    more term, and bands between two parallel lines (a lamp's arm, lit on
    both sides) along the best splits' slants; the best is kept (and a
    second) only when it takes away a good share of the fit's cost and at
-   least two materials step with it on both of its sides.
+   least two materials step with it on both of its sides (or, for a band,
+   one, over more cells than the palette lets a board show of the colours
+   that could be it one level down: BITS grey).
 
 >>> rows, cols = 4, 5
 >>> field = np.exp(-0.4 * np.linspace(0, 1, cols))[None, :].repeat(rows, 0)
@@ -60,6 +62,10 @@ MIN_SIDE = 3
 MIN_STEP = 0.2
 SHADOW_GAIN = 0.6
 BAND_CELLS = 3.0  # the widest band of shadow tried (cells)
+# The deepest step one material alone may take for a shadow: one leaving a
+# tenth of the light (natural log). Black tiles are some forty times
+# darker than the bare board.
+LONE_DEPTH = 2.3
 TRIED_SPLITS = 3
 # The edge found is then moved across (cells) and turned (degrees) to fit,
 # by these steps, each half the last.
@@ -280,33 +286,22 @@ def _ranked(
     return [(float(gain[k]), int(k), shapes[k]) for k in top[np.argsort(-gain[top])]]
 
 
-def _shadow_step(
+def _candidates(
     a: np.ndarray,
     b: np.ndarray,
-    start: np.ndarray,
-    cost: float,
     resid: np.ndarray,
+    cut: float,
+    splits: np.ndarray,
+    shapes: tuple[Shape, ...],
     cell_i: np.ndarray,
-    group: np.ndarray,
     rows: int,
     cols: int,
-) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, Shape] | None:
-    """The best step to add to the field, if it is a shadow's (past one
-    straight edge, or within a band between two): the fit with it (as
-    :func:`_robust`), the share of each cell in its shadow and its shape
-    (see :data:`Shape`). It must lower the fit's cost by ``SHADOW_GAIN``
-    of it, step by at least
-    ``MIN_STEP``, and be seen by two materials or more on both of its
-    sides (a block of grey tiles among the bare board is one material one
-    level down: with nothing else stepping with it, that is what it is)."""
-    splits, shapes = _half_planes(rows, cols)
-    if not len(splits):
-        return None
-    # Rank the splits by how much of the smooth fit's residual they take
-    # up, in one weighted least-squares step for them all (the Schur
-    # complement of the added column); weights from a wide cut-off so the
-    # shadowed cells, which the smooth fit may have given up on, count.
-    w = _biweight(resid, CUTOFFS[1])
+) -> list[tuple[float, int, Shape]]:
+    """The edges and bands worth fitting: the splits that take up most of
+    the smooth fit's residual, in one weighted least-squares step for them
+    all (the Schur complement of the added column), weighted by the
+    biweight at ``cut``; then the best band along each of their slants."""
+    w = _biweight(resid, cut)
     aw = a * w[:, None]
     gram = a.T @ aw + 1e-9 * np.eye(a.shape[1])
     r0 = b - a @ np.linalg.solve(gram, aw.T @ b)
@@ -332,23 +327,154 @@ def _shadow_step(
         masks, band_shapes = _bands(rows, cols, deg)
         if len(masks):
             ranked += _ranked(masks, band_shapes, per_cell, inverse)[:1]
+    return ranked
+
+
+def _best_step(
+    a: np.ndarray,
+    b: np.ndarray,
+    start: np.ndarray,
+    cost: float,
+    ranked: list[tuple[float, int, Shape]],
+    cell_i: np.ndarray,
+    group: np.ndarray,
+    rows: int,
+    cols: int,
+    lone: int | None,
+) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, Shape] | None:
+    """Of the ``ranked`` candidates, fitted in full, the one that fits best
+    and steps as a shadow's would (see :func:`_shadow_step`), or None;
+    whether it takes away enough of the fit's cost is asked once it is
+    nudged into place."""
     best = None
     for gain, _, shape in ranked:
         if gain < MIN_STEP**2 * MIN_SIDE:
             continue  # not even a least step over the fewest cells: no shadow's edge
         cover = _shape_coverage(rows, cols, shape)
         coef, c, r = _robust(np.hstack([a, cover[cell_i][:, None]]), b, start)
-        if c > cost * (1 - SHADOW_GAIN) or abs(coef[-1]) < MIN_STEP:
-            continue
-        inlier = r < CUTOFFS[-1]
-        on = cover[cell_i] > 0.5
-        seen = [np.unique(group[inlier & side]) for side in (on, ~on)]
-        if len(np.intersect1d(seen[0], seen[1])) < 2:
+        if c >= cost or not _steps_as_a_shadow(
+            coef, r, cover, shape, cell_i, group, lone, rows, cols
+        ):
             continue
         if best is None or c < best[1]:
             best = (coef, c, r, cover, shape)
-    if best is None:
+    return best
+
+
+def _steps_as_a_shadow(
+    coef: np.ndarray,
+    r: np.ndarray,
+    cover: np.ndarray,
+    shape: Shape,
+    cell_i: np.ndarray,
+    group: np.ndarray,
+    lone: int | None,
+    rows: int,
+    cols: int,
+) -> bool:
+    """Whether a fitted step (its fit's coefficients, residuals, the share
+    of each cell in it and its shape) is a shadow's: at least ``MIN_STEP``,
+    and seen by two materials on both of its sides, or by one as
+    :func:`_alone_a_shadow` allows."""
+    if abs(coef[-1]) < MIN_STEP:
+        return False
+    inlier = r < CUTOFFS[-1]
+    on = cover[cell_i] > 0.5
+    seen = [np.unique(group[inlier & side]) for side in (on, ~on)]
+    both = np.intersect1d(seen[0], seen[1])
+    if len(both) >= 2:
+        return True
+    shadowed = inlier & on
+    beyond = inlier & ~on
+    return _alone_a_shadow(both, coef[-1], lone, cell_i[shadowed], group[shadowed], shape) and (
+        _lit_beyond_both_edges(shape, cell_i[beyond], rows, cols)
+    )
+
+
+def _lit_beyond_both_edges(shape: Shape, cells: np.ndarray, rows: int, cols: int) -> bool:
+    """Whether a band has lit ``cells`` (numbered row by row) beyond each
+    of its edges: a band whose far edge was nudged off the board is one
+    edge's step (fresh 21978: its half of the board lifted, an empty cell
+    read grey).
+
+    >>> band = ((90.0, 2.0, 1.0), (90.0, 4.0, -1.0))  # rows 2 and 3 of six
+    >>> _lit_beyond_both_edges(band, np.array([0, 35]), 6, 6)  # a cell above it, one below
+    True
+    >>> _lit_beyond_both_edges(band, np.array([0, 1]), 6, 6)  # lit above it only
+    False
+    """
+    if len(shape) != 2:
+        return False
+    xy = _centres(rows, cols)[cells]
+    (deg, near, _), (_, far, _) = shape
+    p = xy @ np.array([np.cos(np.radians(deg)), np.sin(np.radians(deg))])
+    return bool((p < near).any() and (p > far).any())
+
+
+def _shadow_step(
+    a: np.ndarray,
+    b: np.ndarray,
+    start: np.ndarray,
+    cost: float,
+    resid: np.ndarray,
+    cell_i: np.ndarray,
+    group: np.ndarray,
+    rows: int,
+    cols: int,
+    lone: int | None = None,
+) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, Shape] | None:
+    """The best step to add to the field, if it is a shadow's (past one
+    straight edge, or within a band between two): the fit with it (as
+    :func:`_robust`), the share of each cell in its shadow and its shape
+    (see :data:`Shape`). It must lower the fit's cost by ``SHADOW_GAIN``
+    of it, step by at least
+    ``MIN_STEP``, and be seen by two materials or more on both of its
+    sides (a block of grey tiles among the bare board is one material one
+    level down: with nothing else stepping with it, that is what it is),
+    or by one that more cells than ``lone`` show (:func:`_alone_a_shadow`)."""
+    splits, shapes = _half_planes(rows, cols)
+    if not len(splits):
         return None
+    # Ranked with weights from a wide cut-off: the cells the smooth fit gave
+    # up on count little, so a band the fit half followed ranks by what is
+    # left of it (the band 1.9 cells wide in test_shading). When none of
+    # those is a shadow, ranked again from the widest, where a deep
+    # shadow's cells (a residual of 0.7 for one taking away half the
+    # light) count too: at the wide cut-off a band of shadowed board
+    # ranked below steps of a hundredth (simulated BITS 22345).
+    for cut in (CUTOFFS[1], CUTOFFS[0]):
+        ranked = _candidates(a, b, resid, cut, splits, shapes, cell_i, rows, cols)
+        best = _best_step(a, b, start, cost, ranked, cell_i, group, rows, cols, lone)
+        if best is not None:
+            # One that two materials see stays theirs as it is nudged; one
+            # seen by one material alone is asked again once nudged: a
+            # band's far edge may have moved off the board (fresh 21978).
+            coef, _, r, cover, shape = best
+            by_two = _steps_as_a_shadow(coef, r, cover, shape, cell_i, group, None, rows, cols)
+            found = _nudged(a, b, start, best, cell_i, rows, cols)
+            coef, c, r, cover, shape = found
+            if c <= cost * (1 - SHADOW_GAIN) and (
+                by_two or _steps_as_a_shadow(coef, r, cover, shape, cell_i, group, lone, rows, cols)
+            ):
+                return found
+    return None
+
+
+def _nudged(
+    a: np.ndarray,
+    b: np.ndarray,
+    start: np.ndarray,
+    best: tuple[np.ndarray, float, np.ndarray, np.ndarray, Shape],
+    cell_i: np.ndarray,
+    rows: int,
+    cols: int,
+) -> tuple[np.ndarray, float, np.ndarray, np.ndarray, Shape]:
+    """A step's edges moved and turned to fit: its fit (as :func:`_robust`),
+    the share of each cell in its shadow and its shape. The candidates lie
+    between cells' centres at whole steps of slant, so a true edge between
+    them fitted less well than it will (simulated BITS 22150, a shadow's
+    edge across a row: 0.47 of the smooth fit's cost where it ran, under
+    0.4 once nudged); only then is it asked to explain enough."""
     # Where between the cells' centres, and at what slant, each edge runs:
     # it decides how much of the cells it crosses lies in the shadow (a
     # band's two edges move apart, its slant turns them both).
@@ -366,6 +492,50 @@ def _shadow_step(
             if c_ < c and abs(coef_[-1]) >= MIN_STEP:
                 coef, c, r, split, shape = coef_, c_, r_, cover, tried
     return coef, c, r, split, shape
+
+
+def _alone_a_shadow(
+    both: np.ndarray,
+    step: float,
+    lone: int | None,
+    cell_i: np.ndarray,
+    group: np.ndarray,
+    shape: Shape,
+) -> bool:
+    """Whether a band (``shape``) that one material alone sees on both of
+    its sides (``both``) is still a shadow: at least ``lone`` of its cells
+    lie in it (``cell_i``, ``group``: the shadowed side's inlying
+    observations), more than tiles of another colour could account for,
+    and it is no deeper than a shadow (``LONE_DEPTH``).
+
+    A block of grey tiles is the board's chromaticity one level down, as a
+    shadowed board is; but a BITS board shows at most two grey cells (and a
+    stray drop), so a band of ten board cells one level down is the board
+    in a shadow (simulated BITS 21340, 22359: read as grey tiles). Black
+    tiles, which have no such limit, are far deeper than any shadow.
+
+    Only a band: a smooth field follows much of one edge's step (a lamp's
+    fall-off looks much the same), and on nearly empty boards lifting a
+    lone edge left cells so alike that the colour fit split them on the
+    last trace of tint (fresh 21718: half an empty board read grey; 21992).
+    No smooth field follows a band, lit on both sides.
+
+    >>> cells, groups = np.arange(6), np.zeros(6, int)
+    >>> band = ((90.0, 2.0, 1.0), (90.0, 4.0, -1.0))
+    >>> _alone_a_shadow(np.array([0]), -0.8, 5, cells, groups, band)
+    True
+    >>> _alone_a_shadow(np.array([0]), -0.8, 5, cells[:4], groups[:4], band)  # as many as greys
+    False
+    >>> _alone_a_shadow(np.array([0]), -3.5, 5, cells, groups, band)  # as deep as black tiles
+    False
+    >>> _alone_a_shadow(np.array([0]), -0.8, None, cells, groups, band)  # no limit to go by
+    False
+    >>> _alone_a_shadow(np.array([0]), -0.8, 5, cells, groups, band[:1])  # one edge
+    False
+    """
+    if lone is None or len(both) != 1 or abs(step) > LONE_DEPTH or len(shape) != 2:
+        return False
+    return int(np.unique(cell_i[group == both[0]]).size) >= lone
 
 
 @dataclass(frozen=True)
@@ -390,10 +560,12 @@ class Shading:
     edges: tuple[Edge, ...] = ()
 
 
-def estimate_field(linear: np.ndarray, kinds: np.ndarray | None = None) -> np.ndarray:
+def estimate_field(
+    linear: np.ndarray, kinds: np.ndarray | None = None, lone: int | None = None
+) -> np.ndarray:
     """The brightness field (rows, cols), geometric mean 1, from camera cells
     (rows, cols, 3): :func:`measure_shading`'s whole field."""
-    return measure_shading(linear, kinds).field
+    return measure_shading(linear, kinds, lone).field
 
 
 def lift_edges(
@@ -413,7 +585,9 @@ def lift_edges(
     return linear_to_bgr(bgr_to_linear(rectified_bgr) * np.exp(gain)[..., None])
 
 
-def measure_shading(linear: np.ndarray, kinds: np.ndarray | None = None) -> Shading:
+def measure_shading(
+    linear: np.ndarray, kinds: np.ndarray | None = None, lone: int | None = None
+) -> Shading:
     """The brightness across the board, from camera cells (rows, cols, 3).
 
     Each channel of each cell is one observation, so a white board under a
@@ -421,7 +595,10 @@ def measure_shading(linear: np.ndarray, kinds: np.ndarray | None = None) -> Shad
     green and blue. Ones when the board gives no evidence. ``kinds``
     (rows, cols) ints: cells of one chromaticity but another kind (a LITS
     cell showing an X, an O, or nothing: some of the print stays in a
-    cell's colour) are other materials, each with its own level."""
+    cell's colour) are other materials, each with its own level. ``lone``:
+    the fewest cells of one material that make a shadow with no other
+    material stepping with them (more than the palette lets one board show
+    of a colour that could be that material one level down); None, never."""
     rows, cols = linear.shape[:2]
     cells = np.asarray(linear, dtype=np.float64).reshape(-1, 3)
     # A cell with two channels clipped has lost its chromaticity: it could be
@@ -462,7 +639,7 @@ def measure_shading(linear: np.ndarray, kinds: np.ndarray | None = None) -> Shad
     # when it explains the board far better than the smooth field alone.
     splits, shapes = [], []
     for _ in range(2):
-        found = _shadow_step(a, b, start, cost, resid, cell_i, group[cell_i], rows, cols)
+        found = _shadow_step(a, b, start, cost, resid, cell_i, group[cell_i], rows, cols, lone)
         if found is None:
             break
         coef, cost, resid, split, shape = found

@@ -502,13 +502,25 @@ def test_empty_cells_showing_the_print_between_them_are_the_board(seed):
     # levels, the next light side 20) and 19750 (three pairs, 46-62, the
     # next 15), both on the near-black print and both read with no cell as
     # the board: 6 and 8 empty cells read black. The cells on both sides of
-    # those lines are read empty now; a hole walled in by tiles may still
-    # pass for black (19750: two cells wrong, one of them unsure).
+    # those lines are read empty now. A hole walled in by tiles shows no
+    # line between empty cells and may still pass for black: 19750 has two,
+    # (2, 0) and (3, 4), each the print's colour within a few L* of its
+    # black neighbours; with the shadow band across its left half measured
+    # (since the lone-band rule), both holes look alike and one reads black,
+    # the other unsure; before it, one read black and a black tile unsure.
+    # Two cells wrong either way, at most one of them not unsure.
     from tests.vision.simtable import read_sim_table
 
     seen = read_sim_table("bits", seed, BITS)
     empty = seen.truth == "."
-    assert (seen.codes[empty] == ".").sum() >= empty.sum() - 1
+    paired = np.zeros_like(empty)
+    paired[:, :-1] |= empty[:, :-1] & empty[:, 1:]
+    paired[:, 1:] |= empty[:, :-1] & empty[:, 1:]
+    paired[:-1] |= empty[:-1] & empty[1:]
+    paired[1:] |= empty[:-1] & empty[1:]
+    assert paired.sum() >= 6
+    assert (seen.codes[paired] == ".").all()
+    assert (seen.codes != seen.truth).sum() <= 2
     assert ((seen.codes != seen.truth) & (seen.codes != "?")).sum() <= 1
 
 
@@ -547,3 +559,26 @@ def test_a_grid_read_in_aligned_2x2_blocks_is_a_quarter_at_half_the_pitch():
     # is the board: every cell right, with a profile or without.
     _reads_right(21884)
     _reads_right_calibrated(21884)
+
+
+@pytest.mark.parametrize("seed", [22359, 22345, 3044])
+def test_the_board_in_a_band_of_shadow_is_not_read_as_grey_tiles(seed):
+    # Simulated BITS, a single photo (no profile), a band of shadow taking
+    # away about half the light over bare board alone: one material one
+    # level down, as grey tiles would be, but more cells of it than a
+    # board can show of grey (two, and a stray tile's two), so it is the
+    # board in a shadow. Fresh 22359: the band over the classic print also
+    # ranked below steps of a hundredth, and red read purple, grey black
+    # (8 cells); 22345, four bare cells read grey and two blue tiles
+    # purple. Tuning table 3044: an empty ramp whose shadowed half read as
+    # grey tiles.
+    _reads_right(seed)
+
+
+def test_a_shadows_edge_between_the_cells_is_nudged_into_place_before_it_is_judged():
+    # Fresh simulated BITS 22150: a shadow's edge across the fifth row took
+    # away 0.53 of the smooth field's cost where the candidates run
+    # (between cells' centres, at whole steps of slant), short of the 0.6
+    # asked; moved and turned to fit, 0.64. Unlifted, four blue tiles in
+    # the shadow read purple.
+    _reads_right(22150)

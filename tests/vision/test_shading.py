@@ -195,3 +195,21 @@ def test_a_clipped_cell_of_a_kind_of_its_own_gives_no_evidence():
     kinds[3, 3] = 1
     est = estimate_field(cells, kinds)
     assert est.shape == (4, 4) and np.allclose(est, 1.0, atol=0.02)
+
+
+def test_a_band_of_shadow_over_bare_board_alone_is_a_shadow_past_what_grey_tiles_can_be():
+    # A band of shadow across two rows of bare board, no tile in it: the
+    # board one level down is what grey tiles look like, and with nothing
+    # else stepping with it the band is no shadow by itself (told no
+    # limit, the field is 0.4 to 0.8 of the truth along it). A BITS board
+    # shows at most two grey cells (and a stray tile's two), so twelve
+    # cells one level down are the board in a shadow when the palette's
+    # limit is given; four are as many as grey tiles may be.
+    codes = ["R.....", "Y..P..", "......", "......", "......", "R....N"]
+    band = half_plane(6, 6, 90.0, 3.0, 0.5) / half_plane(6, 6, 90.0, 5.0, 0.5)
+    cells = board(codes, band)
+    est = estimate_field(cells, lone=BITS.past_most)
+    assert np.abs(est / relative(band) - 1).max() < 0.03
+    greys = ["R.....", "Y..P..", "......", "..NN..", "..NN..", "R....N"]
+    est = estimate_field(board(greys, np.ones((6, 6))), lone=BITS.past_most)
+    assert np.abs(est - 1).max() < 0.02
