@@ -644,11 +644,10 @@ def placed_on_picture(
         pivot = (mx - along * c0, my - along * s0)
         best = (np.inf, e)
         # whole degrees first, then quarters about the best of them
-        for turns in (PLACE_TURNS, None):
-            if turns is None:
-                turns = best[1].deg - e.deg + np.array(PLACE_FINE)
+        for fine in (False, True):
+            turns = [best[1].deg - e.deg + f for f in PLACE_FINE] if fine else PLACE_TURNS
             for turn in turns:
-                deg = e.deg + float(turn)
+                deg = e.deg + turn
                 c, s = np.cos(np.radians(deg)), np.sin(np.radians(deg))
                 offset = pivot[0] * c + pivot[1] * s
                 t = xs * c + ys * s - offset
