@@ -651,6 +651,15 @@ def placed_on_picture(
         c0, s0 = np.cos(np.radians(e.deg)), np.sin(np.radians(e.deg))
         along = mx * c0 + my * s0 - e.offset
         pivot = (mx - along * c0, my - along * s0)
+        # Every line tried is judged on the same pixels, those near the line
+        # given: judged on the pixels near each, a line swung off the board's
+        # corner had fewer to misfit and won (a corner's shadow, its edge
+        # found within a degree, moved 9 degrees away).
+        near = np.abs(xs * c0 + ys * s0 - e.offset) < PLACE_SHIFT + PLACE_REACH
+        if np.count_nonzero(near) < PLACE_MIN_PIXELS:
+            placed.append(e)
+            continue
+        xn, yn, lln, celln = xs[near], ys[near], ll[near], cell[near]
         best = (np.inf, e)
         # whole degrees first, then quarters about the best of them
         for fine in (False, True):
@@ -659,12 +668,9 @@ def placed_on_picture(
                 deg = e.deg + turn
                 c, s = np.cos(np.radians(deg)), np.sin(np.radians(deg))
                 offset = pivot[0] * c + pivot[1] * s
-                t = xs * c + ys * s - offset
-                near = np.abs(t) < PLACE_SHIFT + PLACE_REACH
-                if np.count_nonzero(near) < PLACE_MIN_PIXELS:
-                    continue
+                t = xn * c + yn * s - offset
                 for shift in shifts:
-                    cost = _within_cells(t[near] > shift, ll[near], cell[near], e.step)
+                    cost = _within_cells(t > shift, lln, celln, e.step)
                     if cost < best[0]:
                         best = (cost, Edge(deg, offset + float(shift), e.step))
         placed.append(best[1])
