@@ -41,7 +41,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-import cv2
 import numpy as np
 
 from vision.colour import bgr_to_linear, linear_to_bgr
@@ -76,18 +75,6 @@ _FINE = ((np.arange(8) + 0.5) / 8 - 0.5) * MIDDLE
 _MIDDLE_POINTS = np.stack(np.meshgrid(_FINE, _FINE), axis=-1).reshape(-1, 2)  # about a centre
 # Cells whose log-chromaticities differ by less than this are one material.
 CHROMA_LINK = 0.12
-# An edge is placed on the picture (placed_on_picture) within PLACE_SHIFT
-# cells of where the cells put it, a pixel at a time, and PLACE_TURNS
-# degrees of its slant (the cells' fit, at steps of 5 and nudged, was seen
-# 7 off: simulated BITS 22571), then PLACE_FINE about the best; judged on
-# the cells' middles (PLACE_INNER of a side) within PLACE_REACH of the line.
-PLACE_SHIFT = 0.3
-PLACE_TURNS = tuple(float(d) for d in range(-8, 9))
-PLACE_FINE = (-0.75, -0.5, -0.25, 0.25, 0.5, 0.75)
-PLACE_INNER = 0.8
-PLACE_REACH = 0.5
-PLACE_MIN_PIXELS = 200
-PLACE_PX = 32  # the most pixels a cell's side an edge is placed on
 _LUMA = np.array([0.2126729, 0.7151522, 0.0721750])  # Y of linear sRGB
 CLIPPED = 0.955  # as vision.classify: a channel at full scale says nothing
 _FLOOR = 2e-3  # linear level below which chromaticity is noise
@@ -591,109 +578,11 @@ def lift_edges(
     h, w = rectified_bgr.shape[:2]
     y = (np.arange(h) + 0.5) / (h / rows)
     x = (np.arange(w) + 0.5) / (w / cols)
-    linear = bgr_to_linear(rectified_bgr)
     gain = np.zeros((h, w))
-    for e in placed_on_picture(linear, edges, rows, cols):
+    for e in edges:
         c, s = np.cos(np.radians(e.deg)), np.sin(np.radians(e.deg))
         gain -= e.step * (x[None, :] * c + y[:, None] * s > e.offset)
-    return linear_to_bgr(linear * np.exp(gain)[..., None])
-
-
-def placed_on_picture(
-    linear: np.ndarray, edges: Sequence[Edge], rows: int, cols: int
-) -> list[Edge]:
-    """Each edge moved to where the picture's light steps across it.
-
-    Cell by cell an edge is placed between cells' centres at whole steps of
-    slant; lifted pixel by pixel from there, a sharp shadow's edge a couple
-    of pixels off leaves a sliver lifted twice (or not at all) along it,
-    which in a cell looks like a printed symbol (simulated BITS 23036: an
-    empty classic ramp under a sharp band of shadow, two bare cells along
-    its edges read as black tiles with symbols). Inside one cell there is
-    one material, so wherever the edge crosses a cell the picture's log
-    brightness is that material's level, ``step`` lower past the line:
-    the line is turned (about its middle on the board) and moved to where
-    that fits best. Comparing within cells, not along the whole line, keeps
-    the tiles out of it (a line across a corner of blue tiles below bare
-    board would be drawn towards the tiles: simulated BITS 22345). Only the
-    cells' middles are looked at (the grid's lines between them would be
-    steps of their own)."""
-    if not edges:
-        return []
-    h, w = linear.shape[:2]
-    if min(h / rows, w / cols) > PLACE_PX:
-        # What a sliver costs is its share of a cell, not its pixels: a large
-        # picture is placed on at PLACE_PX a cell (the tracker's 80-pixel
-        # cells took 0.6 s an edge at full size, 40 ms so).
-        size = (cols * PLACE_PX, rows * PLACE_PX)
-        linear = cv2.resize(linear.astype(np.float32), size, interpolation=cv2.INTER_AREA)
-        h, w = linear.shape[:2]
-    luma = linear.astype(np.float64) @ _LUMA
-    y = (np.arange(h) + 0.5) / (h / rows)
-    x = (np.arange(w) + 0.5) / (w / cols)
-    inner = (np.abs(np.mod(y, 1.0) - 0.5) < PLACE_INNER / 2)[:, None] & (
-        np.abs(np.mod(x, 1.0) - 0.5) < PLACE_INNER / 2
-    )[None, :]
-    inner &= luma > _FLOOR
-    xs = np.broadcast_to(x[None, :], (h, w))[inner]
-    ys = np.broadcast_to(y[:, None], (h, w))[inner]
-    cell = np.minimum(ys.astype(np.int64), rows - 1) * cols + np.minimum(
-        xs.astype(np.int64), cols - 1
-    )
-    ll = np.log(luma[inner])
-    px = min(h / rows, w / cols)  # pixels a cell
-    reach = round(PLACE_SHIFT * px)
-    shifts = np.arange(-reach, reach + 1) / px  # the line where it was among them
-    placed = []
-    for e in edges:
-        # the line's point nearest the board's middle: it turns about this
-        mx, my = cols / 2, rows / 2
-        c0, s0 = np.cos(np.radians(e.deg)), np.sin(np.radians(e.deg))
-        along = mx * c0 + my * s0 - e.offset
-        pivot = (mx - along * c0, my - along * s0)
-        # Every line tried is judged on the same pixels, those near the line
-        # given: judged on the pixels near each, a line swung off the board's
-        # corner had fewer to misfit and won (a corner's shadow, its edge
-        # found within a degree, moved 9 degrees away).
-        near = np.abs(xs * c0 + ys * s0 - e.offset) < PLACE_SHIFT + PLACE_REACH
-        if np.count_nonzero(near) < PLACE_MIN_PIXELS:
-            placed.append(e)
-            continue
-        xn, yn, lln, celln = xs[near], ys[near], ll[near], cell[near]
-        best = (np.inf, e)
-        # whole degrees first, then quarters about the best of them
-        for fine in (False, True):
-            turns = [best[1].deg - e.deg + f for f in PLACE_FINE] if fine else PLACE_TURNS
-            for turn in turns:
-                deg = e.deg + turn
-                c, s = np.cos(np.radians(deg)), np.sin(np.radians(deg))
-                offset = pivot[0] * c + pivot[1] * s
-                t = xn * c + yn * s - offset
-                for shift in shifts:
-                    cost = _within_cells(t > shift, lln, celln, e.step)
-                    if cost < best[0]:
-                        best = (cost, Edge(deg, offset + float(shift), e.step))
-        placed.append(best[1])
-    return placed
-
-
-def _within_cells(past: np.ndarray, ll: np.ndarray, cell: np.ndarray, step: float) -> float:
-    """How badly pixels' log brightness ``ll`` fits one level a ``cell``,
-    ``step`` lower where ``past`` the line: the squared misfit.
-
-    >>> ll = np.array([0.0, 0.0, -0.7, -0.7, 1.0, 1.0, 0.3])
-    >>> cell = np.array([0, 0, 0, 0, 1, 1, 1])
-    >>> right = np.array([0, 0, 1, 1, 0, 0, 1], bool)
-    >>> round(_within_cells(right, ll, cell, -0.7), 6)
-    0.0
-    >>> round(_within_cells(np.roll(right, 1), ll, cell, -0.7), 2)  # 0.7s left: 0.98 a cell
-    1.96
-    """
-    r = ll - step * past
-    n = np.bincount(cell)
-    total = np.bincount(cell, weights=r)
-    used = n > 0
-    return float((r * r).sum() - (total[used] ** 2 / n[used]).sum())
+    return linear_to_bgr(bgr_to_linear(rectified_bgr) * np.exp(gain)[..., None])
 
 
 def measure_shading(

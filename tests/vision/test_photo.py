@@ -582,13 +582,3 @@ def test_a_shadows_edge_between_the_cells_is_nudged_into_place_before_it_is_judg
     # asked; moved and turned to fit, 0.64. Unlifted, four blue tiles in
     # the shadow read purple.
     _reads_right(22150)
-
-
-def test_a_sharp_shadows_edge_is_lifted_where_the_picture_steps():
-    # Fresh simulated BITS 23036: an empty classic ramp under a sharp band
-    # of shadow at some 56 degrees. The band's edges, found between cells'
-    # centres, lay two or three pixels off the picture's; lifted from
-    # there, the sliver left along each looked like a tile's symbol in the
-    # cells it crossed, and two bare cells read as black tiles. Placed on
-    # the picture, the edges leave nothing to see.
-    _reads_right(23036)
