@@ -510,14 +510,15 @@ def test_empty_cells_showing_the_print_between_them_are_the_board(seed):
     # the other unsure; before it, one read black and a black tile unsure.
     # Two cells wrong either way, at most one of them not unsure.
     from tests.vision.simtable import read_sim_table
+    from vision.lines import empty_pairs
 
     seen = read_sim_table("bits", seed, BITS)
-    empty = seen.truth == "."
-    paired = np.zeros_like(empty)
-    paired[:, :-1] |= empty[:, :-1] & empty[:, 1:]
-    paired[:, 1:] |= empty[:, :-1] & empty[:, 1:]
-    paired[:-1] |= empty[:-1] & empty[1:]
-    paired[1:] |= empty[:-1] & empty[1:]
+    across, down = empty_pairs(seen.truth == ".")
+    paired = np.zeros(seen.truth.shape, bool)
+    paired[:, :-1] |= across
+    paired[:, 1:] |= across
+    paired[:-1] |= down
+    paired[1:] |= down
     assert paired.sum() >= 6
     assert (seen.codes[paired] == ".").all()
     assert (seen.codes != seen.truth).sum() <= 2
