@@ -133,7 +133,8 @@ def read_photo(
     read; frames of play are read without, see :func:`vision.cells.cell_features`).
     A grid the search found is read up to two cells to each side too
     where the lines support those placements nearly as well; with a
-    profile, only a grid that does not convince, and one cell
+    profile, only a grid that does not convince or lies away from where
+    calibration saw it, and one cell
     (:func:`vision.locate.beside`), and the reading that fits the palette
     clearly better, with no more doubts, is kept. ``seen``: the
     corners where calibration saw the grid (a profile's); of the grid found
@@ -159,7 +160,8 @@ def read_photo(
         if found is None:
             return None
         grid = found
-    if searched and (seen is None or grid.quality < CONVINCING):
+    away = seen is not None and grid.cells_from(seen) >= AT_HOME
+    if searched and (seen is None or grid.quality < CONVINCING or away):
         # Lines may belong to a placement a cell or two off (a ramp's rail
         # taken for a row): of the grids beside it that the lines support
         # nearly as well, one whose cells read clearly as the game's
@@ -178,13 +180,21 @@ def read_photo(
         # convince are weighed so: a rail beside the grid can support a
         # placement a column off as well as the grid's own lines (fresh
         # 16951: 0.82, the grid 0.88 but never refined; 18022: 0.82
-        # against 0.75). With one, a convincing grid stands: calibration
-        # saw where the board is, and its colours can fit a rail's row
-        # (fresh 16680 and 17048, weighed, lost their right grids).
+        # against 0.75). With one, a convincing grid where calibration saw
+        # it stands: its colours can fit a rail's row (fresh 16680, weighed,
+        # lost its right grid). One found away from there is weighed
+        # against the placement beside it that is there: the lines can
+        # convince a row off the place the hint started from (fresh 23271,
+        # the classic print under a warm lamp: 0.81 a row down, 0.78 where
+        # calibration saw it; 25 cells read wrong). Only against those
+        # beside it, not the old place refined (below): 17048's camera was
+        # knocked a cell and a half, and its old place, refined, read 1.5
+        # times closer to the profile's colours than the true grid under a
+        # warm lamp and a shadow.
         places = [grid, *beside(image, grid, reach=1 if seen is not None else 2)]
         home = _at_home(places, seen)
         refined: GridFit | None = None
-        if seen is not None and home == 0 and grid.cells_from(seen) >= AT_HOME:
+        if home == 0 and away and grid.quality < CONVINCING:
             # None is where calibration saw the grid: its lines there may
             # be too faint to compete (simulated BITS 14420, the ivory
             # print at a slant, 0.24 of segments), so that placement,
@@ -197,6 +207,15 @@ def read_photo(
             # refined, 0.25 and a cell and a half off, read with one doubt
             # fewer and a fit 1.12 times better, took 24 cells wrong).
             refined = refined_at(image, np.asarray(seen, np.float64), grid.rows, grid.cols)
+            if refined is not None and refined.cells_from(seen) >= AT_HOME:
+                # ... while it stays there: refined onto lines half a cell
+                # and more away, it is no longer the place calibration saw,
+                # only a placement the lines support worse (fresh 23688, a
+                # camera knocked most of a cell: the old place settled 0.57
+                # cells from it at 0.49, a cell off the true grid at 0.79,
+                # and under a glare on the true grid's corner read 2.2
+                # times closer to the profile's colours; 28 cells wrong).
+                refined = None
             if refined is not None:
                 places.append(refined)
                 if refined.quality >= grid.quality - BESIDE_SLACK:

@@ -43,3 +43,12 @@ def test_read_single_photo_with_palette_fit(benchmark):
         read_cells, args=(image, 6, 6, BITS), kwargs={"fit": True}, rounds=5, iterations=1
     )
     assert reading.rows == BOARD
+
+
+def test_read_36_cells_measuring_the_field_across_a_shadows_edge(benchmark):
+    # A still frame whose field is measured afresh with a hard shadow's edge
+    # across it: the edge is found, placed on the picture and lifted.
+    image = frame(Light(kelvin=4000, shadow=0.5, shadow_deg=60.0, shadow_at=0.6))
+    start = read_cells(image, 6, 6, BITS).gains
+    reading = benchmark(read_cells, image, 6, 6, BITS, gains=start)
+    assert reading.rows == BOARD

@@ -98,6 +98,28 @@ def test_with_a_profile_one_unsure_cell_does_not_lose_the_true_grid_to_one_as_go
     assert board.found and len(board.wrong) <= 2, board.wrong
 
 
+def test_with_a_profile_a_grid_found_away_from_where_calibration_saw_it_is_weighed():
+    # Simulated table 23271 (fresh; the classic print, a warm lamp): the
+    # search started where calibration saw the grid, and its lines
+    # convinced a row down (0.81; 0.78 where calibration saw it). Taken as
+    # it stood, 25 cells read wrong; weighed against the placement beside
+    # it that lies where calibration saw the grid, the board is read there.
+    # One empty cell on the near-black print is left read black.
+    board = _read_calibrated(23271)
+    assert board.found and len(board.wrong) <= 1, board.wrong
+
+
+def test_with_a_profile_the_old_place_refined_away_from_it_is_not_where_calibration_saw_it():
+    # Simulated table 23688 (fresh; the ivory print, a glare on the ramp's
+    # corner): the camera was knocked most of a cell since calibration.
+    # Refined from where calibration saw the grid, the lines settled 0.57
+    # of a cell from there (0.49 of segments), a cell off the true grid
+    # found at 0.79, and with the glare on the true grid's corner read 2.2
+    # times closer to the profile's colours: 28 cells wrong. Settled away
+    # from the place calibration saw, it is not that place.
+    _reads_right_calibrated(23688)
+
+
 def test_with_a_profile_black_tiles_on_the_dark_print_are_told_by_the_empty_cells_lines():
     # Simulated table 17087 (fresh; the classic near-black print, tiles
     # without symbols, a shadow across the ramp): the print and the black
@@ -583,3 +605,27 @@ def test_a_shadows_edge_between_the_cells_is_nudged_into_place_before_it_is_judg
     # asked; moved and turned to fit, 0.64. Unlifted, four blue tiles in
     # the shadow read purple.
     _reads_right(22150)
+
+
+def test_a_sharp_shadows_edge_is_lifted_where_the_picture_steps():
+    # Fresh simulated BITS 23036: an empty classic ramp under a sharp band
+    # of shadow at some 56 degrees. The band's edges, found between cells'
+    # centres, lay two or three pixels off the picture's; lifted from
+    # there, the sliver left along each looked like a tile's symbol in the
+    # cells it crossed, and two bare cells read as black tiles. Placed on
+    # the picture, the edges leave nothing to see.
+    _reads_right(23036)
+
+
+def test_a_soft_shadows_edge_is_lifted_where_the_cells_put_it():
+    # Simulated BITS 22761: a band of lamp's shadow with loose edges across
+    # an ivory ramp. Placing its edges on the picture took away a tenth of
+    # the misfit along them at most; moved anyway, the residue crossed two
+    # bare cells, which showed "print", joined the grey tiles, and the
+    # palette fitted to them read 14 cells wrong. (Read as `tilewatch eval
+    # read` reads it, the game's rules included: they take the bare cell
+    # deep in the band that reads as a third grey cell for the board.)
+    from device.evals.read import sim_board
+
+    board = sim_board("bits", 22761, next(still_frames("bits", 22761, 1)), BITS, None)
+    assert board.found and board.wrong == [], board.wrong

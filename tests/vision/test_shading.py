@@ -6,7 +6,7 @@ import numpy as np
 
 from calibration.palette import load_palette
 from vision.colour import lab_to_linear
-from vision.shading import chroma_groups, estimate_field
+from vision.shading import Edge, chroma_groups, estimate_field, placed_on_picture
 
 BITS = load_palette("bits")
 
@@ -213,3 +213,74 @@ def test_a_band_of_shadow_over_bare_board_alone_is_a_shadow_past_what_grey_tiles
     greys = ["R.....", "Y..P..", "......", "..NN..", "..NN..", "R....N"]
     est = estimate_field(board(greys, np.ones((6, 6))), lone=BITS.past_most)
     assert np.abs(est - 1).max() < 0.02
+
+
+def picture(codes: list[str], px: int, light) -> np.ndarray:
+    """A rectified board's picture, camera linear (rows*px, cols*px, 3): each
+    cell its colour, the grid's lines dark between them, times ``light``
+    (a function of x, y in cells) and a little noise."""
+    rows, cols = len(codes), len(codes[0])
+    lab = np.array([[BITS.lab[BITS.index(c)] for c in row] for row in codes])
+    cells = lab_to_linear(lab) * 0.8
+    y = (np.arange(rows * px) + 0.5) / px
+    x = (np.arange(cols * px) + 0.5) / px
+    img = cells[y.astype(int)][:, x.astype(int)]
+    line = (np.abs(np.mod(y, 1) - 0.5) > 0.46)[:, None] | (np.abs(np.mod(x, 1) - 0.5) > 0.46)
+    img = np.where(line[..., None], 0.05, img)
+    img = img * light(x[None, :], y[:, None])[..., None]
+    noise = np.random.default_rng(7).normal(1.0, 0.02, img.shape)
+    return np.asarray(np.clip(img * noise, 1e-4, 1.0))
+
+
+def test_an_edge_found_between_cells_is_placed_where_the_picture_steps():
+    # Cell by cell a band's edges are found at whole steps of slant between
+    # cells' centres; lifted pixel by pixel from there, a sharp edge two
+    # pixels off left a sliver along it that read as a tile's symbol
+    # (simulated BITS 23036: two bare cells read black). The band here, at
+    # 47 degrees, crosses bare board and a corner of blue tiles (whose
+    # darker level along the line must not draw it: 22345); the edges
+    # given are the cells' 45 degrees, a tenth of a cell off. Placed on
+    # the picture, each lies within a pixel and a half of the true line
+    # wherever that crosses the board.
+    px = 28
+    c, s = np.cos(np.radians(47.0)), np.sin(np.radians(47.0))
+
+    def band(x, y):
+        t = x * c + y * s
+        return np.where((t > 5.35) & (t < 7.6), 0.45, 1.0)
+
+    codes = ["......", "......", "......", "......", ".....B", "BB.RBB"]
+    img = picture(codes, px, band)
+    given = [Edge(45.0, 5.25, np.log(0.45)), Edge(45.0, 7.7, -np.log(0.45))]
+    placed = placed_on_picture(img, given, 6, 6)
+    for e, was, true_offset in zip(placed, given, (5.35, 7.6), strict=True):
+        pc, ps = np.cos(np.radians(e.deg)), np.sin(np.radians(e.deg))
+        # points of the true line on the board, and how far the placed one is
+        along = np.linspace(-10, 10, 2001)
+        x0, y0 = true_offset * c - along * s, true_offset * s + along * c
+        on = (x0 >= 0) & (x0 <= 6) & (y0 >= 0) & (y0 <= 6)
+        off = np.abs(x0[on] * pc + y0[on] * ps - e.offset)
+        assert on.sum() > 100
+        assert off.max() < 1.5 / px
+        assert e.step == was.step
+
+
+def test_a_soft_edge_is_left_where_the_cells_put_it():
+    # A lamp's shadow through a loose penumbra fits no step anywhere: moving
+    # the step only trades one residue for another, and at simulated BITS
+    # 22761 the moved residue crossed two bare cells, which showed "print"
+    # and joined the grey tiles (14 cells wrong). The same band as above,
+    # its light changing over a cell's width at each side, keeps the edges
+    # it was given.
+    px = 28
+    c, s = np.cos(np.radians(47.0)), np.sin(np.radians(47.0))
+
+    def soft_band(x, y):
+        t = x * c + y * s
+        into = np.clip(np.minimum(t - 5.35, 7.6 - t) + 0.5, 0.0, 1.0)  # 0 lit .. 1 shaded
+        return np.exp(np.log(0.45) * into)
+
+    codes = ["......", "......", "......", "......", ".....B", "BB.RBB"]
+    img = picture(codes, px, soft_band)
+    given = [Edge(45.0, 5.25, np.log(0.45)), Edge(45.0, 7.7, -np.log(0.45))]
+    assert placed_on_picture(img, given, 6, 6) == given
