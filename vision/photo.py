@@ -180,19 +180,24 @@ def read_photo(
         # convince are weighed so: a rail beside the grid can support a
         # placement a column off as well as the grid's own lines (fresh
         # 16951: 0.82, the grid 0.88 but never refined; 18022: 0.82
-        # against 0.75). With one, a convincing grid where calibration saw
-        # it stands: its colours can fit a rail's row (fresh 16680, weighed,
-        # lost its right grid). One found away from there is weighed
-        # against the placement beside it that is there: the lines can
-        # convince a row off the place the hint started from (fresh 23271,
-        # the classic print under a warm lamp: 0.81 a row down, 0.78 where
-        # calibration saw it; 25 cells read wrong). Only against those
-        # beside it, not the old place refined (below): 17048's camera was
-        # knocked a cell and a half, and its old place, refined, read 1.5
-        # times closer to the profile's colours than the true grid under a
-        # warm lamp and a shadow.
+        # against 0.75). With one, a convincing grid stands: its colours
+        # can fit a rail's row (fresh 16680, weighed, lost its right grid),
+        # and a shadow or a glare on the true grid can fit them worse than
+        # a placement a cell off (fresh 22817, a camera knocked most of a
+        # cell: the true grid at 0.96 read 7.1 ΔE off, a row off 3.7).
+        # Unless a placement beside it lies where calibration saw the grid:
+        # that one is then the one to beat, as among any others, since the
+        # lines can convince a row off the place the hint started from
+        # (fresh 23271, the classic print under a warm lamp: 0.81 a row
+        # down, 0.78 where calibration saw it; 25 cells read wrong). Only
+        # the placements beside it: 17048's camera was knocked a cell and a
+        # half, and its old place, refined (below), read 1.5 times closer
+        # to the profile's colours than the true grid under a warm lamp and
+        # a shadow.
         places = [grid, *beside(image, grid, reach=1 if seen is not None else 2)]
         home = _at_home(places, seen)
+        if seen is not None and grid.quality >= CONVINCING and home == 0:
+            places = [grid]
         refined: GridFit | None = None
         if home == 0 and away and grid.quality < CONVINCING:
             # None is where calibration saw the grid: its lines there may
