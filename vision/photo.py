@@ -199,7 +199,7 @@ def read_photo(
         if seen is not None and grid.quality >= CONVINCING and home == 0:
             places = [grid]
         refined: GridFit | None = None
-        if home == 0 and away and grid.quality < CONVINCING:
+        if seen is not None and home == 0 and away and grid.quality < CONVINCING:
             # None is where calibration saw the grid: its lines there may
             # be too faint to compete (simulated BITS 14420, the ivory
             # print at a slant, 0.24 of segments), so that placement,
