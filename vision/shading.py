@@ -80,12 +80,11 @@ CHROMA_LINK = 0.12
 # cells of where the cells put it, a pixel at a time, and PLACE_TURNS
 # degrees of its slant (the cells' fit, at steps of 5 and nudged, was seen
 # 7 off: simulated BITS 22571), then PLACE_FINE about the best; judged on
-# the cells' middles (PLACE_INNER of a side) within PLACE_REACH of the line.
+# the middles (PLACE_INNER of a side) of the cells any line tried crosses.
 PLACE_SHIFT = 0.3
 PLACE_TURNS = tuple(float(d) for d in range(-8, 9))
 PLACE_FINE = (-0.75, -0.5, -0.25, 0.25, 0.5, 0.75)
 PLACE_INNER = 0.8
-PLACE_REACH = 0.5
 PLACE_MIN_PIXELS = 200
 PLACE_PX = 32  # the most pixels a cell's side an edge is placed on
 # ... and moved only where that takes away at least PLACE_GAIN of the misfit
