@@ -711,10 +711,10 @@ def _takes_away(
     for e in (given, moved):
         c, s = np.cos(np.radians(e.deg)), np.sin(np.radians(e.deg))
         past.append(x * c + y * s > e.offset)
-    split = np.zeros(int(cell.max()) + 1, bool)
+    n = np.bincount(cell)  # pixels a cell
+    split = np.zeros(len(n), bool)
     for p in past:
-        some = np.bincount(cell, weights=p, minlength=len(split))
-        n = np.bincount(cell, minlength=len(split))
+        some = np.bincount(cell, weights=p, minlength=len(n))
         split |= (some > 0) & (some < n)
     on = split[cell]
     if not on.any():
